@@ -1,4 +1,11 @@
-//! Pure domain logic: no I/O, no clock, no environment.
+//! Pure domain logic: functions from data to data, with no I/O, no clock and no environment.
 
+pub mod active_files;
 pub mod command;
 pub mod extract;
+pub mod open_errors;
+pub mod paths;
+pub mod render;
+pub mod session;
+pub mod time;
+pub mod tool_event;

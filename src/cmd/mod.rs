@@ -1,0 +1,38 @@
+//! One file per subcommand. Each decodes its event, calls the domain and persists through
+//! the store; `execute` functions take the event bytes and return the text to print, so
+//! `replay` and the tests can drive them without a process.
+
+pub mod input;
+pub mod render;
+pub mod replay;
+pub mod tool_after;
+
+use std::io::{ErrorKind, Write};
+
+use anyhow::{Context as _, Result};
+
+use crate::cli::Command;
+use crate::context::Context;
+
+pub trait Run {
+    fn run(&self, ctx: &Context) -> Result<()>;
+}
+
+impl Run for Command {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        match self {
+            Command::ToolAfter(cmd) => cmd.run(ctx),
+            Command::Render(cmd) => cmd.run(ctx),
+            Command::Replay(cmd) => cmd.run(ctx),
+        }
+    }
+}
+
+/// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to stdout"),
+    }
+}

@@ -1,0 +1,312 @@
+//! `ocmem replay FILE`: feed a recorded OpenCode hook log through the subcommands, in order,
+//! and show what `render` returns after each user turn and at the end.
+//!
+//! The log holds one `{"k": hook, "v": payload}` object per line, as OpenCode passed them to a
+//! plugin: `init` (directory), `chat.message`, `system.transform`, `tool.execute.after`,
+//! `compacting` and `event`. The clock follows the times recorded in the events, so a replay
+//! is the same on every run.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::{json, Value};
+
+use super::{print, render, tool_after, Run};
+use crate::cli::Replay;
+use crate::context::Context;
+
+impl Run for Replay {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        let out = execute(ctx, &self.file)?;
+        print(&out)
+    }
+}
+
+/// One hook of the log, with its 1-based line number.
+struct Hook {
+    line: usize,
+    kind: String,
+    payload: Value,
+}
+
+/// A user turn of one session.
+struct Turn {
+    number: usize,
+    prompt: String,
+    message_id: Option<String>,
+    tool_calls: usize,
+    renders: usize,
+    shown: bool,
+}
+
+struct SessionLog {
+    id: String,
+    turn: Option<Turn>,
+    turns: usize,
+}
+
+pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
+    let hooks = read_log(file)?;
+    let scratch = if ctx.data_dir_from_flag {
+        None
+    } else {
+        Some(ScratchDir::create(ctx.now_ms)?)
+    };
+    let mut inner = ctx.clone();
+    if let Some(dir) = &scratch {
+        inner.data_dir = dir.0.clone();
+    }
+
+    let mut out = format!(
+        "Replaying {} ({} hooks) with data dir {}\n",
+        file.display(),
+        hooks.len(),
+        match &scratch {
+            Some(_) => "(temporary)".to_string(),
+            None => inner.data_dir.display().to_string(),
+        }
+    );
+    let mut directory: Option<String> = None;
+    let mut sessions: Vec<SessionLog> = Vec::new();
+
+    for hook in &hooks {
+        let at = |e: anyhow::Error| e.context(format!("{}:{}", file.display(), hook.line));
+        let v = &hook.payload;
+        if let Some(time) = recorded_time(v) {
+            inner.now_ms = inner.now_ms.max(time);
+        }
+        match hook.kind.as_str() {
+            "init" => {
+                let dir = v["directory"].as_str().filter(|d| !d.is_empty());
+                directory = Some(
+                    dir.context("init has no directory")
+                        .map_err(at)?
+                        .to_string(),
+                );
+            }
+            "chat.message" => {
+                let Some(session_id) = v["input"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let message = &v["output"]["message"];
+                if message["role"].as_str().is_some_and(|r| r != "user") {
+                    continue;
+                }
+                let session = session_entry(&mut sessions, session_id);
+                if let Some(turn) = &session.turn {
+                    if !turn.shown {
+                        show_turn(&inner, &mut out, directory.as_deref(), session).map_err(at)?;
+                    }
+                }
+                session.turns += 1;
+                session.turn = Some(Turn {
+                    number: session.turns,
+                    prompt: user_text(&v["output"]["parts"]),
+                    message_id: message["id"].as_str().map(str::to_string),
+                    tool_calls: 0,
+                    renders: 0,
+                    shown: false,
+                });
+            }
+            "system.transform" => {
+                let Some(session_id) = v["input"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let dir = need_directory(&directory).map_err(at)?;
+                let session = session_entry(&mut sessions, session_id);
+                let mut event = json!({"directory": dir, "sessionID": session_id});
+                if let Some(turn) = &mut session.turn {
+                    event["prompt"] = json!(turn.prompt);
+                    if let Some(id) = &turn.message_id {
+                        event["messageID"] = json!(id);
+                    }
+                    turn.renders += 1;
+                }
+                render::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+            }
+            "tool.execute.after" => {
+                let dir = need_directory(&directory).map_err(at)?;
+                let event = json!({"directory": dir, "input": v["input"], "output": v["output"]});
+                tool_after::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                if let Some(session_id) = v["input"]["sessionID"].as_str() {
+                    if let Some(turn) = &mut session_entry(&mut sessions, session_id).turn {
+                        turn.tool_calls += 1;
+                    }
+                }
+            }
+            "event" if v["type"] == "session.idle" => {
+                let Some(session_id) = v["properties"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let session = session_entry(&mut sessions, session_id);
+                if session.turn.as_ref().is_some_and(|t| !t.shown) {
+                    show_turn(&inner, &mut out, directory.as_deref(), session).map_err(at)?;
+                }
+            }
+            // Compaction and session deletion reach ocmem through subcommands that do not
+            // exist yet; everything else is not for ocmem.
+            _ => {}
+        }
+    }
+
+    for session in &mut sessions {
+        if session.turn.as_ref().is_some_and(|t| !t.shown) {
+            show_turn(&inner, &mut out, directory.as_deref(), session)?;
+        }
+    }
+    out.push_str("\n== end of log\n");
+    if let Some(dir) = directory.as_deref() {
+        for session in &sessions {
+            out.push_str(&format!(
+                "\nrender for session {} at the end:\n",
+                session.id
+            ));
+            out.push_str(&render_text(&inner, dir, &session.id)?);
+        }
+    }
+    Ok(out)
+}
+
+fn read_log(file: &Path) -> Result<Vec<Hook>> {
+    let text =
+        fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut hooks = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{}:{}", file.display(), index + 1);
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| anyhow::anyhow!("{}: not valid JSON ({e})", at()))?;
+        let (Some(kind), Some(payload)) = (value["k"].as_str(), value.get("v")) else {
+            bail!("{}: expected {{\"k\": hook name, \"v\": payload}}", at());
+        };
+        hooks.push(Hook {
+            line: index + 1,
+            kind: kind.to_string(),
+            payload: payload.clone(),
+        });
+    }
+    if hooks.is_empty() {
+        bail!("{} holds no hooks", file.display());
+    }
+    Ok(hooks)
+}
+
+fn need_directory(directory: &Option<String>) -> Result<&str> {
+    directory
+        .as_deref()
+        .context("a hook came before the init line that names the directory")
+}
+
+fn session_entry<'a>(sessions: &'a mut Vec<SessionLog>, id: &str) -> &'a mut SessionLog {
+    let index = match sessions.iter().position(|s| s.id == id) {
+        Some(index) => index,
+        None => {
+            sessions.push(SessionLog {
+                id: id.to_string(),
+                turn: None,
+                turns: 0,
+            });
+            sessions.len() - 1
+        }
+    };
+    &mut sessions[index]
+}
+
+/// The text the user typed: the message's non-synthetic text parts.
+fn user_text(parts: &Value) -> String {
+    parts
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["type"] == "text" && p["synthetic"] != true)
+        .filter_map(|p| p["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Milliseconds recorded in an event, when it has any.
+fn recorded_time(v: &Value) -> Option<i64> {
+    let props = &v["properties"];
+    props["time"]
+        .as_i64()
+        .or_else(|| props["info"]["time"]["updated"].as_i64())
+        .or_else(|| props["info"]["time"]["created"].as_i64())
+        .or_else(|| v["output"]["message"]["time"]["created"].as_i64())
+}
+
+fn show_turn(
+    ctx: &Context,
+    out: &mut String,
+    directory: Option<&str>,
+    session: &mut SessionLog,
+) -> Result<()> {
+    let Some(turn) = &mut session.turn else {
+        return Ok(());
+    };
+    turn.shown = true;
+    let prompt: String = crate::domain::render::one_line(&turn.prompt);
+    let prompt = if prompt.chars().count() > 100 {
+        format!("{}…", prompt.chars().take(99).collect::<String>())
+    } else {
+        prompt
+    };
+    out.push_str(&format!(
+        "\n== turn {} of session {}: {prompt}\n   {} tool call{}, {} system-prompt render{}\n",
+        turn.number,
+        session.id,
+        turn.tool_calls,
+        if turn.tool_calls == 1 { "" } else { "s" },
+        turn.renders,
+        if turn.renders == 1 { "" } else { "s" },
+    ));
+    if let Some(dir) = directory {
+        out.push_str(&format!("render after turn {}:\n", turn.number));
+        out.push_str(&render_text(ctx, dir, &session.id)?);
+    }
+    Ok(())
+}
+
+fn render_text(ctx: &Context, directory: &str, session_id: &str) -> Result<String> {
+    let event = json!({"directory": directory, "sessionID": session_id});
+    let text = render::execute(ctx, event.to_string().as_bytes(), false)?;
+    Ok(if text.is_empty() {
+        "(nothing to show)\n".to_string()
+    } else {
+        text
+    })
+}
+
+/// A private temporary data directory, removed when dropped.
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn create(now_ms: i64) -> Result<ScratchDir> {
+        let base = std::env::temp_dir();
+        for attempt in 0..100 {
+            let dir = base.join(format!(
+                "ocmem-replay-{}-{now_ms}-{attempt}",
+                std::process::id()
+            ));
+            match fs::create_dir(&dir) {
+                Ok(()) => return Ok(ScratchDir(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", dir.display()))
+                }
+            }
+        }
+        bail!(
+            "cannot create a temporary data directory in {}",
+            base.display()
+        )
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}

@@ -1,0 +1,101 @@
+//! The one place the clock and the environment are read. Everything else gets them from a
+//! `Context`, so tests can pin both and compare output byte for byte.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use crate::domain::time::parse_rfc3339;
+use crate::store::Store;
+
+/// The data directory's name under `$XDG_DATA_HOME` (or `~/.local/share`), shared with the
+/// TypeScript plugin so a user keeps their memory when switching.
+pub const DATA_DIR_NAME: &str = "opencode-working-memory";
+
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// Unix milliseconds: `OCMEM_NOW`, else the system clock.
+    pub now_ms: i64,
+    /// `--data-dir`, else `OCMEM_DATA_DIR`, else `$XDG_DATA_HOME/opencode-working-memory`,
+    /// else `~/.local/share/opencode-working-memory` (on every OS).
+    pub data_dir: PathBuf,
+    /// Whether the data directory was named by `--data-dir` (replay uses a temporary one
+    /// otherwise, so a demo never touches real memory).
+    pub data_dir_from_flag: bool,
+}
+
+impl Context {
+    pub fn from_env(data_dir_flag: Option<PathBuf>) -> Result<Context> {
+        let now_ms = match non_empty_env("OCMEM_NOW") {
+            Some(text) => parse_now(&text)?,
+            None => system_now_ms(),
+        };
+        let data_dir_from_flag = data_dir_flag.is_some();
+        let data_dir =
+            match data_dir_flag.or_else(|| non_empty_env("OCMEM_DATA_DIR").map(PathBuf::from)) {
+                Some(dir) => dir,
+                None => default_data_dir()?,
+            };
+        Ok(Context {
+            now_ms,
+            data_dir,
+            data_dir_from_flag,
+        })
+    }
+
+    pub fn store(&self) -> Store {
+        Store::new(self.data_dir.clone(), self.now_ms)
+    }
+}
+
+fn non_empty_env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// `OCMEM_NOW`: RFC 3339 or Unix milliseconds.
+pub fn parse_now(text: &str) -> Result<i64> {
+    let text = text.trim();
+    if let Ok(ms) = text.parse::<i64>() {
+        return Ok(ms);
+    }
+    match parse_rfc3339(text) {
+        Some(ms) => Ok(ms),
+        None => bail!("OCMEM_NOW={text:?} is neither an RFC 3339 date-time nor Unix milliseconds"),
+    }
+}
+
+fn system_now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn default_data_dir() -> Result<PathBuf> {
+    // Only an absolute XDG_DATA_HOME counts, as the XDG specification says.
+    if let Some(xdg) = non_empty_env("XDG_DATA_HOME").map(PathBuf::from) {
+        if xdg.is_absolute() {
+            return Ok(xdg.join(DATA_DIR_NAME));
+        }
+    }
+    match dirs::home_dir() {
+        Some(home) => Ok(home.join(".local").join("share").join(DATA_DIR_NAME)),
+        None => bail!("cannot find the home directory; set OCMEM_DATA_DIR or pass --data-dir"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn now_accepts_milliseconds_and_rfc3339() {
+        assert_eq!(parse_now("1795276434504").unwrap(), 1_795_276_434_504);
+        assert_eq!(
+            parse_now("2026-11-21T15:53:54.504Z").unwrap(),
+            1_795_276_434_504
+        );
+        let err = parse_now("tomorrow").unwrap_err().to_string();
+        assert!(err.contains("OCMEM_NOW"), "{err}");
+    }
+}

@@ -1,0 +1,249 @@
+//! The session store's data model: hot state of one agent session, in the TypeScript plugin's
+//! on-disk format (camelCase, pretty JSON). Unknown fields are kept in `extra` so that a
+//! read-modify-write never drops what another version wrote.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use super::command::Category;
+use super::time::parse_rfc3339;
+
+/// The newest session-store format this build understands.
+pub const SESSION_VERSION: u64 = 1;
+/// How many applied call ids are remembered for idempotence.
+pub const APPLIED_CALLS_KEPT: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    #[serde(default = "session_version")]
+    pub version: u64,
+    #[serde(rename = "sessionID", default)]
+    pub session_id: String,
+    #[serde(default)]
+    pub turn: u64,
+    #[serde(default)]
+    pub updated_at: String,
+    #[serde(default)]
+    pub active_files: Vec<ActiveFile>,
+    #[serde(default)]
+    pub open_errors: Vec<OpenError>,
+    #[serde(default)]
+    pub recent_decisions: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_memories: Option<Vec<Value>>,
+    /// Call ids of the tool events already applied, oldest first (at most `APPLIED_CALLS_KEPT`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub applied_calls: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn session_version() -> u64 {
+    SESSION_VERSION
+}
+
+impl SessionState {
+    pub fn new(session_id: &str) -> Self {
+        SessionState {
+            version: SESSION_VERSION,
+            session_id: session_id.to_string(),
+            turn: 0,
+            updated_at: String::new(),
+            active_files: Vec::new(),
+            open_errors: Vec::new(),
+            recent_decisions: Vec::new(),
+            pending_memories: None,
+            applied_calls: Vec::new(),
+            extra: Map::new(),
+        }
+    }
+
+    pub fn has_applied(&self, call_id: &str) -> bool {
+        self.applied_calls.iter().any(|c| c == call_id)
+    }
+
+    pub fn remember_applied(&mut self, call_id: &str) {
+        self.applied_calls.push(call_id.to_string());
+        let excess = self.applied_calls.len().saturating_sub(APPLIED_CALLS_KEPT);
+        self.applied_calls.drain(..excess);
+    }
+}
+
+/// What the agent did to a file; the order is the order of strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileAction {
+    Read,
+    Grep,
+    Write,
+    Edit,
+}
+
+impl FileAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileAction::Read => "read",
+            FileAction::Grep => "grep",
+            FileAction::Write => "write",
+            FileAction::Edit => "edit",
+        }
+    }
+
+    /// Base score of a file whose strongest action is this one.
+    pub fn weight(self) -> f64 {
+        match self {
+            FileAction::Edit => 50.0,
+            FileAction::Write => 45.0,
+            FileAction::Grep => 30.0,
+            FileAction::Read => 20.0,
+        }
+    }
+
+    pub fn stronger(self, other: FileAction) -> FileAction {
+        if other.weight() > self.weight() {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActiveFile {
+    pub path: String,
+    pub action: FileAction,
+    #[serde(default = "one")]
+    pub count: u64,
+    #[serde(deserialize_with = "lenient_ms")]
+    pub last_seen: i64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn one() -> u64 {
+    1
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorStatus {
+    Open,
+    MaybeFixed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenError {
+    pub id: String,
+    pub category: Category,
+    pub summary: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    pub fingerprint: String,
+    pub status: ErrorStatus,
+    #[serde(deserialize_with = "lenient_ms")]
+    pub first_seen: i64,
+    #[serde(deserialize_with = "lenient_ms")]
+    pub last_seen: i64,
+    #[serde(default = "one")]
+    pub seen_count: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Serialize for Category {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Category {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Category::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown error category {text:?}")))
+    }
+}
+
+/// Timestamps are Unix ms; older writers may have stored an ISO string or a float.
+fn lenient_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Number(n) => n
+            .as_i64()
+            .or_else(|| n.as_f64().map(|f| f as i64))
+            .ok_or_else(|| serde::de::Error::custom("timestamp out of range")),
+        Value::String(s) => parse_rfc3339(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unreadable timestamp {s:?}"))),
+        other => Err(serde::de::Error::custom(format!(
+            "timestamp must be a number or a date, not {other}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_survive_a_round_trip() {
+        let text = r#"{"version":1,"sessionID":"s","turn":4,"updatedAt":"2026-01-01T00:00:00.000Z",
+            "activeFiles":[{"path":"/r/a.ts","action":"edit","count":2,"lastSeen":5,"pinned":true}],
+            "openErrors":[{"id":"err_1","category":"test","summary":"x","fingerprint":"1","status":"open",
+              "firstSeen":"2026-01-01T00:00:00Z","lastSeen":7.0,"seenCount":1,"origin":"ts"}],
+            "recentDecisions":[{"id":"d","text":"t"}],"futureThing":{"a":[1]}}"#;
+        let state: SessionState = serde_json::from_str(text).unwrap();
+        assert_eq!(state.turn, 4);
+        assert_eq!(state.open_errors[0].first_seen, 1_767_225_600_000);
+        assert_eq!(state.open_errors[0].last_seen, 7);
+        let back = serde_json::to_value(&state).unwrap();
+        assert_eq!(back["futureThing"]["a"][0], 1);
+        assert_eq!(back["activeFiles"][0]["pinned"], true);
+        assert_eq!(back["openErrors"][0]["origin"], "ts");
+        assert_eq!(back["recentDecisions"][0]["text"], "t");
+        assert!(back.get("pendingMemories").is_none());
+    }
+
+    #[test]
+    fn wrong_types_do_not_parse() {
+        for bad in [
+            r#"{"activeFiles":"x"}"#,
+            r#"{"openErrors":[{"id":1}]}"#,
+            r#"{"activeFiles":[{"path":"a","action":"sniff","lastSeen":1}]}"#,
+            "[]",
+        ] {
+            assert!(serde_json::from_str::<SessionState>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn applied_calls_keep_the_newest() {
+        let mut state = SessionState::new("s");
+        for i in 0..100 {
+            state.remember_applied(&format!("call_{i}"));
+        }
+        assert_eq!(state.applied_calls.len(), APPLIED_CALLS_KEPT);
+        assert!(state.has_applied("call_99"));
+        assert!(!state.has_applied("call_35"));
+        assert!(state.has_applied("call_36"));
+    }
+
+    #[test]
+    fn stronger_action_wins() {
+        assert_eq!(
+            FileAction::Read.stronger(FileAction::Edit),
+            FileAction::Edit
+        );
+        assert_eq!(
+            FileAction::Edit.stronger(FileAction::Write),
+            FileAction::Edit
+        );
+        assert_eq!(
+            FileAction::Grep.stronger(FileAction::Read),
+            FileAction::Grep
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! All disk access. Every store is a pretty-printed JSON file changed only by
+//! read-modify-write under an exclusive lock on a separate `<file>.lock` (never renamed, so
+//! every process locks the same inode), replaced atomically (temp file, fsync, rename, fsync
+//! of the directory), and left alone when nothing changed. A file that does not parse is
+//! quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and replaced by a fresh store; a
+//! file written by a newer format version is never overwritten.
+
+pub mod workspace;
+
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use fs2::FileExt;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+pub use workspace::Workspace;
+
+/// How long a hook waits for another process's lock before giving up.
+pub const LOCK_WAIT: Duration = Duration::from_secs(2);
+/// Quarantined copies kept per store.
+pub const QUARANTINE_KEPT: usize = 3;
+
+/// A JSON document kept in a store file.
+pub trait Document: Serialize + DeserializeOwned {
+    /// What to call it in messages, e.g. "session store".
+    const KIND: &'static str;
+    /// The newest `version` this build understands.
+    const VERSION: u64;
+}
+
+impl Document for crate::domain::session::SessionState {
+    const KIND: &'static str = "session store";
+    const VERSION: u64 = crate::domain::session::SESSION_VERSION;
+}
+
+/// The result of a read-modify-write.
+#[derive(Debug)]
+pub enum Updated<R> {
+    /// The change ran; `written` tells whether the file changed on disk.
+    Done { result: R, written: bool },
+    /// The file was written by a newer format version and was left untouched.
+    LeftNewer,
+}
+
+enum Parsed<T> {
+    Ok(T),
+    Newer(u64),
+    Corrupt(String),
+}
+
+/// Disk access for one invocation. `now_ms` names quarantined files.
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub data_dir: PathBuf,
+    pub now_ms: i64,
+}
+
+impl Store {
+    pub fn new(data_dir: PathBuf, now_ms: i64) -> Self {
+        Store { data_dir, now_ms }
+    }
+
+    pub fn workspace(&self, directory: &str) -> Workspace {
+        Workspace::locate(&self.data_dir, directory)
+    }
+
+    /// Reads a store without locking (atomic replace means a reader never sees half a file).
+    /// Missing, newer-version and (after quarantining it) corrupt files read as `None`.
+    pub fn read<T: Document>(&self, path: &Path) -> Result<Option<T>> {
+        let Some(bytes) = read_if_exists(path)? else {
+            return Ok(None);
+        };
+        match parse::<T>(&bytes) {
+            Parsed::Ok(doc) => Ok(Some(doc)),
+            Parsed::Newer(version) => {
+                warn_newer::<T>(path, version);
+                Ok(None)
+            }
+            Parsed::Corrupt(_) => {
+                // Quarantine under the lock, and only if it is still corrupt by then.
+                let _lock = self.lock(path)?;
+                if let Some(bytes) = read_if_exists(path)? {
+                    match parse::<T>(&bytes) {
+                        Parsed::Ok(doc) => return Ok(Some(doc)),
+                        Parsed::Newer(_) => return Ok(None),
+                        Parsed::Corrupt(reason) => self.quarantine::<T>(path, &reason)?,
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// Locks `path`, reads it (or starts from `fresh()`), runs `change`, and writes the
+    /// result back only when it differs from what was read.
+    pub fn update<T: Document, R>(
+        &self,
+        path: &Path,
+        fresh: impl FnOnce() -> T,
+        change: impl FnOnce(&mut T) -> R,
+    ) -> Result<Updated<R>> {
+        let dir = path.parent().context("store path has no directory")?;
+        create_private_dir(dir)?;
+        let _lock = self.lock(path)?;
+        let mut doc = match read_if_exists(path)? {
+            None => fresh(),
+            Some(bytes) => match parse::<T>(&bytes) {
+                Parsed::Ok(doc) => doc,
+                Parsed::Newer(version) => {
+                    warn_newer::<T>(path, version);
+                    return Ok(Updated::LeftNewer);
+                }
+                Parsed::Corrupt(reason) => {
+                    self.quarantine::<T>(path, &reason)?;
+                    fresh()
+                }
+            },
+        };
+        let before = to_pretty_json(&doc)?;
+        let result = change(&mut doc);
+        let after = to_pretty_json(&doc)?;
+        let written = before != after;
+        if written {
+            write_atomically(path, after.as_bytes())?;
+        }
+        Ok(Updated::Done { result, written })
+    }
+
+    /// Takes the exclusive lock of `path`, waiting at most `LOCK_WAIT`.
+    fn lock(&self, path: &Path) -> Result<File> {
+        let lock_path = sibling(path, ".lock");
+        if let Some(dir) = lock_path.parent() {
+            create_private_dir(dir)?;
+        }
+        let file = private_options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match FileExt::try_lock_exclusive(&file) {
+                Ok(()) => return Ok(file),
+                Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
+                    if started.elapsed() >= LOCK_WAIT {
+                        bail!(
+                            "store busy: {} is locked by another process (waited {} s); nothing was changed",
+                            path.display(),
+                            LOCK_WAIT.as_secs()
+                        );
+                    }
+                    sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(16));
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+                }
+            }
+        }
+    }
+
+    /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
+    fn quarantine<T: Document>(&self, path: &Path, reason: &str) -> Result<()> {
+        let mut stamp = self.now_ms.max(0);
+        let target = loop {
+            let candidate = sibling(path, &format!(".corrupt-{stamp}"));
+            if !candidate.exists() {
+                break candidate;
+            }
+            stamp += 1;
+        };
+        fs::rename(path, &target).with_context(|| {
+            format!(
+                "cannot move corrupt {} aside to {}",
+                path.display(),
+                target.display()
+            )
+        })?;
+        eprintln!(
+            "ocmem: warning: {} {} could not be read ({}); moved it to {} and started afresh",
+            T::KIND,
+            path.display(),
+            crate::domain::render::one_line(reason),
+            target.display()
+        );
+        prune_quarantined(path)
+    }
+}
+
+fn is_contended(e: &std::io::Error) -> bool {
+    // fs2 reports a held lock as its own error kind on some platforms.
+    e.raw_os_error() == fs2::lock_contended_error().raw_os_error()
+}
+
+fn warn_newer<T: Document>(path: &Path, version: u64) {
+    eprintln!(
+        "ocmem: warning: {} {} has format version {version}, newer than this ocmem understands ({}); leaving it untouched",
+        T::KIND,
+        path.display(),
+        T::VERSION
+    );
+}
+
+fn parse<T: Document>(bytes: &[u8]) -> Parsed<T> {
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(e) => return Parsed::Corrupt(format!("not valid JSON: {e}")),
+    };
+    if !value.is_object() {
+        return Parsed::Corrupt("not a JSON object".into());
+    }
+    match value.get("version") {
+        None => {}
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(v) if v > T::VERSION => return Parsed::Newer(v),
+            Some(_) => {}
+            None => return Parsed::Corrupt(format!("bad version {n}")),
+        },
+        Some(other) => return Parsed::Corrupt(format!("bad version {other}")),
+    }
+    match serde_json::from_value(value) {
+        Ok(doc) => Parsed::Ok(doc),
+        Err(e) => Parsed::Corrupt(e.to_string()),
+    }
+}
+
+fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
+    let mut text = serde_json::to_string_pretty(doc).context("cannot serialize store")?;
+    text.push('\n');
+    Ok(text)
+}
+
+fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// `path` with `suffix` appended to its file name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// The name prefix of temp files written next to `path`; `gc` recognises orphans by it.
+pub fn temp_prefix(path: &Path) -> String {
+    format!(
+        "{}.tmp-",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let unique = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let temp = path.with_file_name(format!(
+        "{}{}-{unique}",
+        temp_prefix(path),
+        std::process::id()
+    ));
+    let result = (|| -> Result<()> {
+        let mut file = private_options()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .with_context(|| format!("cannot create {}", temp.display()))?;
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .with_context(|| format!("cannot write {}", temp.display()))?;
+        fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result?;
+    if let Some(dir) = path.parent() {
+        // Makes the rename itself durable.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .with_context(|| format!("cannot sync directory {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+fn prune_quarantined(path: &Path) -> Result<()> {
+    let Some(dir) = path.parent() else {
+        return Ok(());
+    };
+    let prefix = format!(
+        "{}.corrupt-",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let mut copies: Vec<(u64, PathBuf)> = fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|entry| entry.ok())
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stamp = name.strip_prefix(&prefix)?.parse::<u64>().ok()?;
+            Some((stamp, entry.path()))
+        })
+        .collect();
+    copies.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, old) in copies.into_iter().skip(QUARANTINE_KEPT) {
+        fs::remove_file(&old).with_context(|| format!("cannot remove {}", old.display()))?;
+    }
+    Ok(())
+}
+
+fn create_private_dir(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))
+}
+
+fn private_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+}
