@@ -1,0 +1,186 @@
+//! Helpers shared by the CLI tests: a private data dir, a pinned clock, and the recorded
+//! OpenCode fixture.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tempfile::TempDir;
+
+pub const NOW: &str = "2026-11-21T16:00:00Z";
+pub const DEMO_DIR: &str = "/home/dev/demo";
+pub const DEMO_SESSION: &str = "ses_e012f93b8ffev6S3ivVW0qWQS9";
+
+pub struct Env {
+    pub tmp: TempDir,
+    pub data: PathBuf,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        Env { tmp, data }
+    }
+
+    /// `ocmem` with this env's data dir and clock, and no outside configuration.
+    pub fn ocmem(&self) -> Command {
+        let mut cmd = self.ocmem_without_data_dir();
+        cmd.arg("--data-dir").arg(&self.data);
+        cmd
+    }
+
+    /// `ocmem` with this env's clock, HOME and TMPDIR, and no data dir named.
+    pub fn ocmem_without_data_dir(&self) -> Command {
+        let mut cmd = Command::cargo_bin("ocmem").unwrap();
+        cmd.env_remove("OCMEM_DATA_DIR")
+            .env_remove("XDG_DATA_HOME")
+            .env("HOME", self.tmp.path().join("home"))
+            .env("TMPDIR", self.tmp.path())
+            .env("OCMEM_NOW", NOW);
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Output {
+        self.ocmem().args(args).write_stdin(stdin).output().unwrap()
+    }
+
+    pub fn run_at(&self, now: &str, args: &[&str], stdin: impl Into<Vec<u8>>) -> Output {
+        self.ocmem()
+            .env("OCMEM_NOW", now)
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap()
+    }
+
+    /// Runs `tool-after` and insists on success with a quiet stderr.
+    pub fn tool_after(&self, event: &Value) -> Output {
+        let out = self.run(&["tool-after"], event.to_string());
+        assert_success(&out);
+        out
+    }
+
+    pub fn tool_after_at(&self, now: &str, event: &Value) {
+        let out = self.run_at(now, &["tool-after"], event.to_string());
+        assert_success(&out);
+    }
+
+    pub fn render(&self, directory: &str, session: &str) -> String {
+        let out = self.run(
+            &["render"],
+            json!({"directory": directory, "sessionID": session}).to_string(),
+        );
+        assert_success(&out);
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    pub fn session_file(&self, root: &str, session: &str) -> PathBuf {
+        self.data
+            .join("workspaces")
+            .join(&sha256_hex(root)[..16])
+            .join("sessions")
+            .join(format!("{}.json", &sha256_hex(session)[..32]))
+    }
+
+    pub fn session_json(&self, root: &str, session: &str) -> Value {
+        let text = std::fs::read_to_string(self.session_file(root, session)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Every file below the data dir, relative, sorted.
+    pub fn data_files(&self) -> Vec<String> {
+        let mut files = Vec::new();
+        collect(&self.data, &self.data, &mut files);
+        files.sort();
+        files
+    }
+}
+
+fn collect(base: &Path, dir: &Path, files: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(base, &path, files);
+        } else {
+            files.push(
+                path.strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+}
+
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "status {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub fn fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/opencode-1.18.33/session-hooks.jsonl")
+}
+
+/// The recorded `tool.execute.after` payloads, in order, as `tool-after` events.
+pub fn fixture_tool_events() -> Vec<Value> {
+    std::fs::read_to_string(fixture_path())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|h| h["k"] == "tool.execute.after")
+        .map(|h| json!({"directory": DEMO_DIR, "input": h["v"]["input"], "output": h["v"]["output"]}))
+        .collect()
+}
+
+/// A bash `tool-after` event.
+pub fn bash(
+    directory: &str,
+    session: &str,
+    call: &str,
+    command: &str,
+    output: &str,
+    exit: Value,
+) -> Value {
+    json!({
+        "directory": directory,
+        "input": {"tool": "bash", "sessionID": session, "callID": call, "args": {"command": command}},
+        "output": {"title": command, "output": output, "metadata": {"output": output, "exit": exit}}
+    })
+}
+
+/// A read/edit/write `tool-after` event.
+pub fn file_tool(directory: &str, session: &str, call: &str, tool: &str, path: &str) -> Value {
+    json!({
+        "directory": directory,
+        "input": {"tool": tool, "sessionID": session, "callID": call, "args": {"filePath": path}},
+        "output": {"title": path, "output": "", "metadata": {}}
+    })
+}

@@ -1,0 +1,294 @@
+//! Stores stay correct under concurrent hooks, crashes, corrupt files and other writers.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+
+use common::*;
+use serde_json::{json, Value};
+
+const DIR: &str = "/nonexistent/ocmem-tests/repo";
+const SESSION: &str = "ses_store";
+
+fn read_event(call: &str) -> Value {
+    file_tool(DIR, SESSION, call, "read", "src/a.ts")
+}
+
+#[test]
+fn corrupt_session_stores_are_quarantined_and_replaced() {
+    let cases: [(&str, Vec<u8>); 5] = [
+        ("empty", Vec::new()),
+        ("nul-filled", vec![0u8; 64]),
+        (
+            "truncated",
+            br#"{"version": 1, "sessionID": "ses_store", "activeFi"#.to_vec(),
+        ),
+        (
+            "wrong types",
+            br#"{"version": 1, "activeFiles": "src/a.ts"}"#.to_vec(),
+        ),
+        ("not an object", b"[1, 2, 3]".to_vec()),
+    ];
+    for (name, bytes) in cases {
+        let env = Env::new();
+        let file = env.session_file(DIR, SESSION);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(&file, &bytes).unwrap();
+
+        let out = env.run(&["tool-after"], read_event("c1").to_string());
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{name}: one warning line: {err}");
+        assert!(
+            err.starts_with("ocmem: warning: session store"),
+            "{name}: {err}"
+        );
+        assert!(err.contains(".corrupt-"), "{name}: {err}");
+
+        // The broken bytes are kept aside, byte for byte; the store starts afresh.
+        let quarantined: Vec<_> = fs::read_dir(file.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(".json.corrupt-"))
+            .collect();
+        assert_eq!(quarantined.len(), 1, "{name}");
+        assert_eq!(fs::read(quarantined[0].path()).unwrap(), bytes, "{name}");
+        let state = env.session_json(DIR, SESSION);
+        assert_eq!(state["activeFiles"][0]["count"], 1, "{name}");
+
+        // Warned once: the next hook is quiet.
+        env.tool_after(&read_event("c2"));
+    }
+}
+
+#[test]
+fn render_quarantines_a_corrupt_store_and_prints_nothing() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, "{\"version\":1,").unwrap();
+    let out = env.run(
+        &["render"],
+        json!({"directory": DIR, "sessionID": SESSION}).to_string(),
+    );
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr(&out).lines().count(), 1);
+    assert!(!file.exists());
+}
+
+#[test]
+fn only_the_newest_three_quarantined_copies_are_kept() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    for (i, now) in ["1000", "2000", "3000", "4000", "5000"].iter().enumerate() {
+        fs::write(&file, format!("garbage {i}")).unwrap();
+        let out = env.run_at(
+            now,
+            &["tool-after"],
+            read_event(&format!("c{i}")).to_string(),
+        );
+        assert!(out.status.success());
+    }
+    let mut names: Vec<String> = fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".corrupt-"))
+        .collect();
+    names.sort();
+    let stamps: Vec<&str> = names
+        .iter()
+        .map(|n| n.rsplit('-').next().unwrap())
+        .collect();
+    assert_eq!(stamps, ["3000", "4000", "5000"]);
+}
+
+#[test]
+fn a_store_from_a_newer_version_is_never_overwritten() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let newer = r#"{"version": 2, "sessionID": "ses_store", "activeFiles": "a new shape"}"#;
+    fs::write(&file, newer).unwrap();
+
+    let out = env.run(&["tool-after"], read_event("c1").to_string());
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("version 2") && err.contains("untouched"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    assert_eq!(fs::read_to_string(&file).unwrap(), newer);
+
+    let out = env.run(
+        &["render"],
+        json!({"directory": DIR, "sessionID": SESSION}).to_string(),
+    );
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read_to_string(&file).unwrap(), newer);
+    let files = env.data_files();
+    assert!(files.iter().all(|f| !f.contains(".corrupt-")), "{files:?}");
+}
+
+#[test]
+fn a_store_written_by_the_typescript_plugin_keeps_its_extra_fields() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let written_by_plugin = json!({
+        "version": 1,
+        "sessionID": SESSION,
+        "turn": 7,
+        "updatedAt": "2026-11-20T10:00:00.000Z",
+        "activeFiles": [
+            {"path": format!("{DIR}/src/b.ts"), "action": "edit", "count": 4, "lastSeen": 1795600000000i64, "pinned": true}
+        ],
+        "openErrors": [{
+            "id": "err_0123456789ab", "category": "build", "summary": "error: could not compile `demo`",
+            "command": "cargo build", "fingerprint": "0123456789ab", "status": "open",
+            "firstSeen": 1795600000000i64, "lastSeen": 1795600000000i64, "seenCount": 2, "source": "plugin"
+        }],
+        "recentDecisions": [{"id": "d1", "text": "Use pnpm", "source": "explicit", "createdAt": "2026-11-20T10:00:00.000Z"}],
+        "pendingMemories": [],
+        "compactionCount": 3,
+        "pluginMeta": {"schema": "three-layer", "flags": [1, 2]}
+    });
+    fs::write(
+        &file,
+        serde_json::to_string_pretty(&written_by_plugin).unwrap(),
+    )
+    .unwrap();
+
+    env.tool_after(&read_event("c1"));
+    let state = env.session_json(DIR, SESSION);
+    assert_eq!(state["compactionCount"], 3);
+    assert_eq!(state["pluginMeta"], written_by_plugin["pluginMeta"]);
+    assert_eq!(state["turn"], 7);
+    assert_eq!(
+        state["recentDecisions"],
+        written_by_plugin["recentDecisions"]
+    );
+    assert_eq!(state["pendingMemories"], json!([]));
+    assert_eq!(state["openErrors"][0]["source"], "plugin");
+    assert_eq!(state["openErrors"][0]["seenCount"], 2);
+    assert_eq!(state["activeFiles"][0]["pinned"], true);
+    assert_eq!(state["activeFiles"].as_array().unwrap().len(), 2);
+
+    let rendered = env.render(DIR, SESSION);
+    assert!(rendered.contains("- src/b.ts (edit, 4x)"), "{rendered}");
+    assert!(
+        rendered.contains("- [build] error: could not compile `demo`"),
+        "{rendered}"
+    );
+}
+
+#[test]
+fn files_are_private_and_pretty_printed() {
+    let env = Env::new();
+    env.tool_after(&read_event("c1"));
+    let file = env.session_file(DIR, SESSION);
+    let mode = |p: &std::path::Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&file), 0o600);
+    assert_eq!(mode(file.parent().unwrap()), 0o700);
+    assert_eq!(mode(file.parent().unwrap().parent().unwrap()), 0o700);
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"version\": 1,\n  \"sessionID\": \"ses_store\","),
+        "{text}"
+    );
+    assert!(text.contains("\"activeFiles\": ["), "{text}");
+    assert!(
+        text.contains("\"updatedAt\": \"2026-11-21T16:00:00.000Z\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn nothing_is_written_when_nothing_changed() {
+    let env = Env::new();
+    // A tool that changes nothing creates nothing.
+    let glob = json!({"directory": DIR, "input": {"tool": "glob", "sessionID": SESSION, "callID": "g", "args": {}},
+                      "output": {"output": "/x/a.ts"}});
+    env.tool_after(&glob);
+    let failing_unknown = bash(DIR, SESSION, "b", "npm test", "not ok 1 - x", Value::Null);
+    env.tool_after(&failing_unknown);
+    assert!(
+        env.data_files().iter().all(|f| !f.ends_with(".json")),
+        "{:?}",
+        env.data_files()
+    );
+
+    env.tool_after(&read_event("c1"));
+    let file = env.session_file(DIR, SESSION);
+    let inode =
+        |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).unwrap());
+    let before = (inode(&file), fs::read(&file).unwrap());
+    env.tool_after(&read_event("c1"));
+    env.tool_after(&bash(DIR, SESSION, "b2", "git status", "", json!(0)));
+    assert_eq!((inode(&file), fs::read(&file).unwrap()), before);
+}
+
+#[test]
+fn thirty_two_concurrent_hooks_lose_no_update() {
+    let env = Env::new();
+    let children: Vec<_> = (0..32)
+        .map(|i| {
+            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("ocmem"));
+            cmd.env_remove("OCMEM_DATA_DIR")
+                .env("OCMEM_NOW", NOW)
+                .arg("--data-dir")
+                .arg(&env.data)
+                .arg("tool-after")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let mut child = cmd.spawn().unwrap();
+            let event = read_event(&format!("call_{i}")).to_string();
+            std::io::Write::write_all(child.stdin.as_mut().unwrap(), event.as_bytes()).unwrap();
+            drop(child.stdin.take());
+            child
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_success(&out);
+    }
+    let state = env.session_json(DIR, SESSION);
+    assert_eq!(state["activeFiles"][0]["count"], 32);
+    assert_eq!(state["appliedCalls"].as_array().unwrap().len(), 32);
+    let files = env.data_files();
+    assert!(
+        files.iter().all(|f| !f.contains(".tmp-")),
+        "temp files left: {files:?}"
+    );
+}
+
+#[test]
+fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
+    use fs2::FileExt;
+    let env = Env::new();
+    env.tool_after(&read_event("c1"));
+    let file = env.session_file(DIR, SESSION);
+    let before = fs::read(&file).unwrap();
+    let lock = fs::OpenOptions::new()
+        .write(true)
+        .open(format!("{}.lock", file.display()))
+        .unwrap();
+    FileExt::lock_exclusive(&lock).unwrap();
+
+    let out = env.run(&["tool-after"], read_event("c2").to_string());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("store busy"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    assert_eq!(fs::read(&file).unwrap(), before);
+
+    FileExt::unlock(&lock).unwrap();
+    env.tool_after(&read_event("c2"));
+    assert_eq!(env.session_json(DIR, SESSION)["activeFiles"][0]["count"], 2);
+}
