@@ -241,7 +241,7 @@ mod tests {
         assert!(text.chars().count() <= HOT_STATE_BUDGET);
         assert_eq!(text.matches("- [typecheck]").count(), 3);
         let files = text.matches(" (edit, 1x)").count();
-        assert!(files >= 1 && files <= 8, "{files}");
+        assert!((1..=8).contains(&files), "{files}");
         for line in text.lines() {
             assert!(
                 line == HOT_STATE_HEADER || line.ends_with(':') || line.starts_with("- "),

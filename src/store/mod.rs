@@ -314,7 +314,7 @@ fn prune_quarantined(path: &Path) -> Result<()> {
             Some((stamp, entry.path()))
         })
         .collect();
-    copies.sort_by(|a, b| b.0.cmp(&a.0));
+    copies.sort_by_key(|c| std::cmp::Reverse(c.0));
     for (_, old) in copies.into_iter().skip(QUARANTINE_KEPT) {
         fs::remove_file(&old).with_context(|| format!("cannot remove {}", old.display()))?;
     }
