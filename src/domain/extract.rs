@@ -1,1 +1,1198 @@
-//! placeholder
+//! Which lines of a failed command's output are its errors, and the stable summary text and
+//! fingerprint that recognise the same failure when it happens again.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use super::command::{mentions_typescript_error, Category};
+
+const MAX_ERROR_LINES: usize = 5;
+const MAX_SUMMARY_CHARS: usize = 280;
+const SUMMARY_SEPARATOR: &str = " | ";
+const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
+
+// ─── Line rules ──────────────────────────────────────────────────────────────────────────────
+// A line is an error line when it is not noise and carries a strong signal (any command), or a
+// validation signal (only when the failing command validates code: tests, lint, typecheck,
+// build). The strong and validation signals are spelled out in `is_strong_error` and
+// `is_validation_error`; the tables below hold their word lists.
+
+/// Whole words (case-insensitive) that make a line an error line only for validation
+/// commands: a web server logging "0 errors" or "request failed" is not a failure of the run.
+const LOOSE_ERROR_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "failed",
+    "failure",
+    "failures",
+    "exception",
+    "exceptions",
+];
+
+/// Lowercase line starts that are never errors: package-manager chatter, compiler hints,
+/// Python's text between chained tracebacks.
+const NOISE_PREFIXES: &[&str] = &[
+    "npm notice",
+    "npm warn",
+    "npm http",
+    "npm timing",
+    "npm info",
+    "npm verb",
+    "for more information about this error",
+    "during handling of the above exception",
+    "the above exception was the direct cause",
+];
+
+/// Lowercase fragments of lines that are never errors.
+const NOISE_FRAGMENTS: &[&str] = &["complete log of this run", "aborting due to"];
+
+/// Words of count-only summaries (`# fail 1`, `Tests: 1 failed, 2 total`, `Found 0 errors`,
+/// `✖ 3 problems (3 errors, 0 warnings)`, `1 failed, 2 passed in 0.12s`): a line made only of
+/// these and numbers (or "no") repeats what the error lines already say.
+const COUNT_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "errored",
+    "fail",
+    "failed",
+    "failing",
+    "failure",
+    "failures",
+    "pass",
+    "passed",
+    "passing",
+    "passes",
+    "ok",
+    "result",
+    "success",
+    "succeeded",
+    "test",
+    "tests",
+    "suite",
+    "suites",
+    "file",
+    "files",
+    "source",
+    "spec",
+    "specs",
+    "example",
+    "examples",
+    "assertions",
+    "snapshot",
+    "snapshots",
+    "skip",
+    "skipped",
+    "pending",
+    "todo",
+    "cancelled",
+    "ignored",
+    "measured",
+    "filtered",
+    "out",
+    "total",
+    "warning",
+    "warnings",
+    "problem",
+    "problems",
+    "found",
+    "in",
+    "of",
+    "and",
+    "with",
+    "the",
+    "same",
+    "checked",
+    "ran",
+    "finished",
+    "generated",
+    "collected",
+    "selected",
+    "deselected",
+    "xfailed",
+    "xpassed",
+    "time",
+    "duration",
+    "duration_ms",
+    "watching",
+    "for",
+    "change",
+    "changes",
+];
+
+/// Lowercase starts and fragments of lines in which a runner reports that its child failed
+/// (`npm error code 1`, `make: *** [test] Error 1`, ` ELIFECYCLE  Command failed with exit
+/// code 1.`). They are kept apart and used only when no other line explains the failure.
+const RUNNER_REPORT_PREFIXES: &[&str] = &[
+    "npm err",
+    "npm error",
+    "err_pnpm_",
+    "make: ***",
+    "error: recipe",
+    "error command failed",
+];
+const RUNNER_REPORT_FRAGMENTS: &[&str] = &[
+    "elifecycle",
+    "exit code",
+    "exit status",
+    "exited with",
+    "]: ***",
+];
+
+/// Glyphs of progress bars (`████░░░░ 50%`).
+const PROGRESS_GLYPHS: &[char] = &['█', '▓', '▒', '░', '■', '□', '▰', '▱', '⣿', '━'];
+
+/// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
+const TEMP_DIRECTORIES: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/var/folders/",
+    "/private/var/",
+    "/private/tmp/",
+];
+/// The Windows temporary directory, inside a path (`C:\Users\me\AppData\Local\Temp\…`).
+const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
+/// Duration units, longest first so that `12ms` is not read as `12m` + `s`.
+const DURATION_UNITS: &[&str] = &[
+    "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
+    "s", "m", "h",
+];
+
+// ─── Public API ──────────────────────────────────────────────────────────────────────────────
+
+/// Error lines of a failed command's output, in order, trimmed (inner runs of whitespace become
+/// one space), deduplicated, at most 5. `validation` = the failing category is a validation one
+/// (not Runtime). Lines in which a runner only reports its child's failure (`npm error …`,
+/// `make: *** …`) are returned only when no other line was found.
+pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
+    let mut primary: Vec<String> = Vec::new();
+    let mut runner_reports: Vec<String> = Vec::new();
+    // Inside a Python traceback: its frames are skipped until the exception line.
+    let mut in_traceback = false;
+    // rustc and ruff print the location (`--> src/main.rs:4:5`) right under the error.
+    let mut after_error = false;
+    // ESLint and stylelint name the file once, on a line of its own, above its `3:7 error …`
+    // rows: it is kept with the first row so that the summary names the file.
+    let mut file_heading: Option<String> = None;
+    for raw_line in output.lines() {
+        if primary.len() == MAX_ERROR_LINES {
+            break;
+        }
+        let visible = visible_text(raw_line);
+        let line = visible.trim();
+        if line.is_empty() {
+            after_error = false;
+            continue;
+        }
+        if in_traceback {
+            if !visible.starts_with(char::is_whitespace) {
+                in_traceback = false;
+                push_unique(&mut primary, collapse_whitespace(line));
+                after_error = true;
+            }
+            continue;
+        }
+        if line.starts_with(TRACEBACK_HEADER) {
+            in_traceback = true;
+            continue;
+        }
+        if after_error && line.starts_with("--> ") {
+            push_unique(&mut primary, collapse_whitespace(line));
+            after_error = false;
+            continue;
+        }
+        after_error = false;
+        match line_signal(line, validation) {
+            Some(Signal::Primary) => {
+                if starts_with_position(line) {
+                    if let Some(file) = file_heading.take() {
+                        push_unique(&mut primary, file);
+                    }
+                }
+                push_unique(&mut primary, collapse_whitespace(line));
+                after_error = true;
+            }
+            Some(Signal::RunnerReport) => {
+                push_unique(&mut runner_reports, collapse_whitespace(line));
+            }
+            None if is_file_heading(line) => file_heading = Some(line.to_string()),
+            None => {}
+        }
+    }
+    if in_traceback {
+        // The output ended inside the traceback: its header is all there is.
+        push_unique(&mut primary, TRACEBACK_HEADER.to_string());
+    }
+    let mut lines = if primary.is_empty() {
+        runner_reports
+    } else {
+        primary
+    };
+    lines.truncate(MAX_ERROR_LINES);
+    lines
+}
+
+/// One summary of at most 280 chars made of whole lines joined by " | "; a first line longer
+/// than 280 is cut (at a word boundary when one is in its second half) and ends with "…".
+/// Empty input → "".
+pub fn summarize(lines: &[String]) -> String {
+    let mut summary = String::new();
+    let mut length = 0;
+    for line in lines
+        .iter()
+        .map(|line| line.trim())
+        .filter(|l| !l.is_empty())
+    {
+        let line_length = line.chars().count();
+        if summary.is_empty() {
+            if line_length > MAX_SUMMARY_CHARS {
+                return cut_with_ellipsis(line, MAX_SUMMARY_CHARS);
+            }
+            summary.push_str(line);
+            length = line_length;
+        } else {
+            length += SUMMARY_SEPARATOR.len() + line_length;
+            if length > MAX_SUMMARY_CHARS {
+                break;
+            }
+            summary.push_str(SUMMARY_SEPARATOR);
+            summary.push_str(line);
+        }
+    }
+    summary
+}
+
+/// Summary with volatile parts masked so a re-run of the same failure gives the same text.
+/// Tried at each position, in this order: temporary paths (`/tmp/…`, `/var/folders/…`,
+/// `/private/var/…`, `…\AppData\Local\Temp\…`) → `<tmp>`; then, at the start of a word only,
+/// UUIDs → `<uuid>`, hex ids (`0x…`, or 7+ hex characters holding a digit and a letter) →
+/// `<hex>`, durations (`12ms`, `1.5s`, `0.23 s`) → `<duration>`, and every other standalone
+/// digit run → `N`. That last rule masks line and column numbers (`(10,3)`, `:10:5`, `line 10`)
+/// and counts (`3 errors`, `# fail 1`) alike, while codes such as `TS2345`, `E0308`, `F401` or
+/// `v20` survive: their digits are glued to a letter.
+pub fn mask_volatile(summary: &str) -> String {
+    let mut masked = String::with_capacity(summary.len());
+    let mut rest = summary;
+    let mut previous: Option<char> = None;
+    while let Some(c) = rest.chars().next() {
+        match volatile_part(rest, previous) {
+            Some((length, mask)) => {
+                masked.push_str(mask);
+                previous = rest[..length].chars().next_back();
+                rest = &rest[length..];
+            }
+            None => {
+                masked.push(c);
+                previous = Some(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    masked
+}
+
+/// First 12 lowercase hex of sha256(category + ":" + masked summary).
+pub fn fingerprint(category: Category, summary: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(category.as_str());
+    hasher.update(":");
+    hasher.update(mask_volatile(summary));
+    let mut hex = String::with_capacity(12);
+    for byte in &hasher.finalize()[..6] {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+/// Source file paths the text names, without their line/column suffix, deduplicated, in order:
+/// `src/index.ts(10,3)`, `src/a.rs:3:5`, `--> src/main.rs:2:5`, `File "app/x.py", line 3`,
+/// `at foo (/abs/bar.ts:10:5)`. A name counts when it has an extension and either a directory
+/// or a line number, so `check.js` in `> node check.js`, `Object.is` or `demo@1.0.0` do not;
+/// URLs do not either.
+pub fn named_files(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut files: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < bytes.len() {
+        if !is_path_byte(bytes[index]) {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        while index < bytes.len()
+            && (is_path_byte(bytes[index]) || is_drive_colon(bytes, start, index))
+        {
+            index += 1;
+        }
+        let candidate = text[start..index].trim_end_matches('.');
+        if let Some(path) = source_path(candidate, &text[..start], &text[index..]) {
+            push_unique(&mut files, path.to_string());
+        }
+    }
+    files
+}
+
+// ─── Line classification ─────────────────────────────────────────────────────────────────────
+
+/// What an error line tells.
+enum Signal {
+    /// The failure itself.
+    Primary,
+    /// A runner saying that its child failed (`npm error code 1`): a fallback.
+    RunnerReport,
+}
+
+fn line_signal(line: &str, validation: bool) -> Option<Signal> {
+    // Most lines carry no signal: find that out before anything that allocates.
+    let signalled = is_strong_error(line) || validation && is_validation_error(line);
+    if !signalled {
+        return None;
+    }
+    let lower = line.to_ascii_lowercase();
+    if is_noise(line, &lower) {
+        return None;
+    }
+    let runner_report = RUNNER_REPORT_PREFIXES.iter().any(|p| lower.starts_with(p))
+        || RUNNER_REPORT_FRAGMENTS.iter().any(|f| lower.contains(f));
+    Some(if runner_report {
+        Signal::RunnerReport
+    } else {
+        Signal::Primary
+    })
+}
+
+fn is_noise(line: &str, lower: &str) -> bool {
+    NOISE_PREFIXES
+        .iter()
+        .any(|prefix| lower.starts_with(prefix))
+        || NOISE_FRAGMENTS
+            .iter()
+            .any(|fragment| lower.contains(fragment))
+        || is_stack_frame(lower)
+        || has_minor_severity(lower)
+        || is_bare_marker(lower)
+        || is_heading(lower)
+        || is_count_summary(lower)
+        || is_progress_bar(line)
+}
+
+/// Signals that count for any command.
+fn is_strong_error(line: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "error:",
+        "error[",
+        "ERROR:",
+        "ERROR ",
+        "panic:",
+        "Exception in thread",
+    ];
+    const FRAGMENTS: &[&str] = &[
+        "ERR!",
+        "panicked at",
+        ": error:",
+        "fatal error:",
+        "command not found",
+        "Segmentation fault",
+    ];
+    mentions_typescript_error(line)
+        || line
+            .get(.."npm error".len())
+            .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
+        || STARTS.iter().any(|start| line.starts_with(start))
+        || FRAGMENTS.iter().any(|fragment| line.contains(fragment))
+        || starts_with_exception(line)
+        || starts_with_test_failure(line)
+}
+
+/// Signals that count only for validation commands.
+fn is_validation_error(line: &str) -> bool {
+    const STARTS: &[&str] = &["● ", "Expected:", "Received:"];
+    line.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| LOOSE_ERROR_WORDS.iter().any(|loose| word.eq_ignore_ascii_case(loose)))
+        || STARTS.iter().any(|start| line.starts_with(start))
+        // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
+        || line.strip_prefix("E ").is_some_and(|detail| {
+            let detail = detail.trim_start();
+            !detail.is_empty() && !detail.starts_with('+')
+        })
+        || is_located_diagnostic(line)
+        || starts_with_lint_code(line)
+}
+
+/// `Error: x`, `TypeError: x`, `ModuleNotFoundError: x`, `requests.exceptions.HTTPError: x`,
+/// `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`.
+fn starts_with_exception(line: &str) -> bool {
+    let line = line.strip_prefix("Uncaught ").unwrap_or(line);
+    let name_length = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .unwrap_or(line.len());
+    let (name, rest) = line.split_at(name_length);
+    if !(name.ends_with("Error") || name.ends_with("Exception")) {
+        return false;
+    }
+    let rest = match rest.strip_prefix(" [") {
+        Some(code) => match code.find(']') {
+            Some(end) => &code[end + 1..],
+            None => return false,
+        },
+        None => rest,
+    };
+    rest.starts_with(':')
+}
+
+/// `FAIL src/a.test.ts`, `FAIL: test_x (…)`, `FAILED tests/x.py::t - …`, `not ok 3 - name`,
+/// `--- FAIL: TestX (0.00s)`.
+fn starts_with_test_failure(line: &str) -> bool {
+    line.starts_with("--- FAIL")
+        || ["FAIL", "FAILED"].iter().any(|marker| {
+            line.strip_prefix(marker)
+                .is_some_and(|rest| rest.starts_with([' ', '\t', ':']))
+        })
+        || line
+            .strip_prefix("not ok ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// `path/file.ext:LINE: message` or `path/file.ext:LINE:COL: message`, the shape of compiler,
+/// linter and test diagnostics (gcc, mypy, flake8, go vet, `go test`'s `x_test.go:8: …`).
+fn is_located_diagnostic(line: &str) -> bool {
+    let Some((path, rest)) = line.split_once(':') else {
+        return false;
+    };
+    let has_extension = path.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && extension.starts_with(|c: char| c.is_ascii_alphabetic())
+            && extension.chars().all(|c| c.is_ascii_alphanumeric())
+    });
+    if path.contains(' ') || !has_extension {
+        return false;
+    }
+    let digits =
+        |text: &str| text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let line_digits = digits(rest);
+    if line_digits == 0 {
+        return false;
+    }
+    let mut rest = &rest[line_digits..];
+    if let Some(after_colon) = rest.strip_prefix(':') {
+        let column_digits = digits(after_colon);
+        if column_digits > 0 {
+            rest = &after_colon[column_digits..];
+        }
+    }
+    rest.strip_prefix(": ")
+        .is_some_and(|message| !message.trim().is_empty())
+}
+
+/// Ruff's `F401 [*] \`os\` imported but unused`, pycodestyle's `E501 …`.
+fn starts_with_lint_code(line: &str) -> bool {
+    let letters = line.len()
+        - line
+            .trim_start_matches(|c: char| c.is_ascii_uppercase())
+            .len();
+    let rest = &line[letters..];
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    (1..=3).contains(&letters)
+        && (3..=4).contains(&digits)
+        && rest[digits..].starts_with([' ', ':'])
+}
+
+/// `3:7 error …`: a finding listed under its file.
+fn starts_with_position(line: &str) -> bool {
+    let Some((row, rest)) = line.split_once(':') else {
+        return false;
+    };
+    let column = rest.split(char::is_whitespace).next().unwrap_or("");
+    let is_number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    is_number(row) && is_number(column)
+}
+
+/// A line that is only a file path (`/home/u/app/src/index.js`).
+fn is_file_heading(line: &str) -> bool {
+    !line.contains(char::is_whitespace)
+        && line.contains(['/', '\\'])
+        && named_files(line).first().map(String::as_str) == Some(line)
+}
+
+/// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
+fn is_stack_frame(lower: &str) -> bool {
+    lower.starts_with("at ") && (lower.contains('(') || lower.contains(':'))
+}
+
+/// The line's first severity word is below error (`warning: unused`, `5:1 warning …`,
+/// `Warning: failed to fetch`, mypy's `a.py:3: note: …`), while `TypeError: warning is
+/// undefined` is an error.
+fn has_minor_severity(lower: &str) -> bool {
+    for word in lower.split(|c: char| !c.is_ascii_alphabetic()) {
+        match word {
+            "warning" | "warnings" | "warn" | "note" | "info" | "hint" => return true,
+            "error" | "errors" | "err" | "fatal" | "fail" | "failed" | "failure" | "panic"
+            | "panicked" | "exception" => return false,
+            _ if word.ends_with("error") || word.ends_with("exception") => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A marker with nothing after it: `FAIL`, `=== FAILURES ===`, `npm ERR!`, `error: |-`.
+fn is_bare_marker(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    matches!(
+        words.as_slice(),
+        [] | ["fail"
+            | "failed"
+            | "failure"
+            | "failures"
+            | "error"
+            | "errors"
+            | "err"
+            | "exception"]
+            | ["npm", "err" | "error"]
+    )
+}
+
+/// A short title over a list: `Failed examples:`, `Failures:`, `Summary of failures:`.
+fn is_heading(lower: &str) -> bool {
+    lower.ends_with(':')
+        && lower.split_whitespace().count() <= 3
+        && !lower.contains(|c: char| c.is_ascii_digit())
+}
+
+fn is_count_summary(lower: &str) -> bool {
+    // `3 == 4` is an assertion, not a count.
+    if lower.contains(" == ") || lower.contains(" != ") {
+        return false;
+    }
+    // tsc, mypy, ruff: `Found 2 errors in the same file, starting at: src/a.ts:10`
+    let mut words = lower.split_whitespace();
+    if words.next() == Some("found") && words.next().is_some_and(|w| w == "no" || is_number(w)) {
+        return true;
+    }
+    let mut counted = false;
+    let words = lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+    for word in words
+        .map(|word| word.trim_matches('.'))
+        .filter(|w| !w.is_empty())
+    {
+        if word == "no" || is_number(word) {
+            counted = true;
+        } else if !COUNT_WORDS.contains(&word) {
+            return false;
+        }
+    }
+    counted
+}
+
+/// `3`, `0.12`, `45ms`, `1.5s`.
+fn is_number(word: &str) -> bool {
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &word[digits.len()..];
+    digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && matches!(unit, "" | "ms" | "s" | "m" | "h")
+}
+
+fn is_progress_bar(line: &str) -> bool {
+    let mut run = 0;
+    for c in line.chars() {
+        run = if PROGRESS_GLYPHS.contains(&c) {
+            run + 1
+        } else {
+            0
+        };
+        if run >= 3 {
+            return true;
+        }
+    }
+    // `[=====>    ] 45%`
+    line.contains('%') && line.contains('[') && (line.contains("===") || line.contains("###"))
+}
+
+/// The text a terminal would show: the last carriage-return overwrite, without ANSI escapes.
+fn visible_text(line: &str) -> Cow<'_, str> {
+    let line = line
+        .rsplit('\r')
+        .find(|part| !part.trim().is_empty())
+        .unwrap_or("");
+    if !line.contains('\x1b') {
+        return Cow::Borrowed(line);
+    }
+    let mut text = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\x1b' {
+            text.push(c);
+            continue;
+        }
+        match chars.next() {
+            // CSI: parameters, then one final byte in @..~
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            // OSC (hyperlinks, titles): up to BEL or ESC \
+            Some(']') => {
+                while let Some(c) = chars.next() {
+                    if c == '\x07' {
+                        break;
+                    }
+                    if c == '\x1b' {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Cow::Owned(text)
+}
+
+fn collapse_whitespace(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn push_unique(items: &mut Vec<String>, item: String) {
+    if !items.contains(&item) {
+        items.push(item);
+    }
+}
+
+/// The first `max - 1` chars, cut back to a word boundary in their second half if there is
+/// one, then "…".
+fn cut_with_ellipsis(line: &str, max: usize) -> String {
+    let end = line
+        .char_indices()
+        .nth(max - 1)
+        .map_or(line.len(), |(index, _)| index);
+    let mut cut = &line[..end];
+    if let Some(space) = cut.rfind(' ') {
+        if cut[..space].chars().count() >= max / 2 {
+            cut = &cut[..space];
+        }
+    }
+    format!("{}…", cut.trim_end())
+}
+
+// ─── Masking ─────────────────────────────────────────────────────────────────────────────────
+
+/// The volatile part at the start of `text`, if any: its length in bytes and its mask.
+/// `previous` is the char before `text`.
+fn volatile_part(text: &str, previous: Option<char>) -> Option<(usize, &'static str)> {
+    if let Some(length) = temp_path_length(text, previous) {
+        return Some((length, "<tmp>"));
+    }
+    if previous.is_some_and(is_word_char) {
+        return None;
+    }
+    let word_length = text.find(|c: char| !is_word_char(c)).unwrap_or(text.len());
+    let word = &text[..word_length];
+    if let Some(length) = uuid_length(text) {
+        Some((length, "<uuid>"))
+    } else if is_hex_id(word) {
+        Some((word_length, "<hex>"))
+    } else if let Some(length) = duration_length(text) {
+        Some((length, "<duration>"))
+    } else if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+        Some((word_length, "N"))
+    } else {
+        None
+    }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Length of the temporary path at the start of `text`: a temp directory not inside a longer
+/// path (`/home/u/tmp/x` is no temp path), up to a delimiter.
+fn temp_path_length(text: &str, previous: Option<char>) -> Option<usize> {
+    if previous.is_some_and(|c| is_word_char(c) || matches!(c, '.' | '-' | '/' | '\\' | '~')) {
+        return None;
+    }
+    let starts_path = text.starts_with('/') || text.starts_with(|c: char| c.is_ascii_alphabetic());
+    if !starts_path {
+        return None;
+    }
+    let path_length = text
+        .find(|c: char| c.is_whitespace() || "'\"()[]<>,|".contains(c))
+        .unwrap_or(text.len());
+    let path = &text[..path_length];
+    if TEMP_DIRECTORIES.iter().any(|dir| path.starts_with(dir)) {
+        // A `:line:col` suffix is not part of the path.
+        return Some(path.find(':').unwrap_or(path_length));
+    }
+    let windows_temp = path.contains('\\')
+        && path
+            .as_bytes()
+            .windows(WINDOWS_TEMP_DIRECTORY.len())
+            .any(|window| window.eq_ignore_ascii_case(WINDOWS_TEMP_DIRECTORY.as_bytes()));
+    if !windows_temp {
+        return None;
+    }
+    let drive = if path.as_bytes().get(1) == Some(&b':') {
+        2
+    } else {
+        0
+    };
+    Some(
+        path[drive..]
+            .find(':')
+            .map_or(path_length, |colon| drive + colon),
+    )
+}
+
+/// `550e8400-e29b-41d4-a716-446655440000`
+fn uuid_length(text: &str) -> Option<usize> {
+    let mut length = 0;
+    for (index, group) in [8, 4, 4, 4, 12].into_iter().enumerate() {
+        if index > 0 {
+            text[length..].strip_prefix('-')?;
+            length += 1;
+        }
+        let hex = text[length..]
+            .bytes()
+            .take_while(u8::is_ascii_hexdigit)
+            .count();
+        if hex != group {
+            return None;
+        }
+        length += group;
+    }
+    (!text[length..].starts_with(is_word_char)).then_some(length)
+}
+
+/// `0x7ffd1234`, or 7+ hex characters holding both a digit and a letter (`3f2a9c1d`); plain
+/// words (`deadbeef`, `accepted`) and plain numbers are no hex ids.
+fn is_hex_id(word: &str) -> bool {
+    if let Some(digits) = word.strip_prefix("0x") {
+        return !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    word.len() >= 7
+        && word.bytes().all(|b| b.is_ascii_hexdigit())
+        && word.bytes().any(|b| b.is_ascii_digit())
+        && word.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Length of the duration at the start of `text`: `12ms`, `1.5s`, `0.23 s`, `3 minutes`.
+fn duration_length(text: &str) -> Option<usize> {
+    let digits = |from: usize| text[from..].bytes().take_while(u8::is_ascii_digit).count();
+    let mut length = digits(0);
+    if length == 0 {
+        return None;
+    }
+    if text[length..].starts_with('.') && digits(length + 1) > 0 {
+        length += 1 + digits(length + 1);
+    }
+    if text[length..].starts_with(' ') {
+        length += 1;
+    }
+    let unit = DURATION_UNITS.iter().find(|unit| {
+        text[length..]
+            .strip_prefix(**unit)
+            .is_some_and(|after| !after.starts_with(is_word_char))
+    })?;
+    Some(length + unit.len())
+}
+
+// ─── File names ──────────────────────────────────────────────────────────────────────────────
+
+/// Bytes a path is made of. Non-ASCII bytes count, so that runs always end on a char boundary.
+fn is_path_byte(byte: u8) -> bool {
+    byte >= 0x80
+        || byte.is_ascii_alphanumeric()
+        || matches!(byte, b'_' | b'.' | b'/' | b'\\' | b'@' | b'+' | b'~' | b'-')
+}
+
+/// The colon of a Windows drive (`C:\x`), right after a one-letter run.
+fn is_drive_colon(bytes: &[u8], start: usize, index: usize) -> bool {
+    index == start + 1
+        && bytes[index] == b':'
+        && bytes[start].is_ascii_alphabetic()
+        && matches!(bytes.get(index + 1), Some(b'\\' | b'/'))
+}
+
+fn source_path<'a>(candidate: &'a str, before: &str, after: &str) -> Option<&'a str> {
+    if !candidate.as_bytes().contains(&b'.') {
+        return None; // most words: checked first, as this runs on every word of the output
+    }
+    if before.ends_with(':') && candidate.starts_with("//") {
+        return None; // a URL
+    }
+    let name = candidate.rsplit(['/', '\\']).next().unwrap_or(candidate);
+    let (stem, extension) = name.rsplit_once('.')?;
+    let valid_extension = (1..=10).contains(&extension.len())
+        && extension.starts_with(|c: char| c.is_ascii_alphabetic())
+        && extension.chars().all(|c| c.is_ascii_alphanumeric());
+    if !valid_extension || stem.trim_matches('.').is_empty() {
+        return None;
+    }
+    let has_directory = candidate.contains(['/', '\\']);
+    let starts_with_digit = |text: &str| text.starts_with(|c: char| c.is_ascii_digit());
+    let has_line = after
+        .strip_prefix([':', '('])
+        .is_some_and(starts_with_digit)
+        || after.starts_with("\", line ");
+    (has_directory || has_line).then_some(candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|line| line.to_string()).collect()
+    }
+
+    #[test]
+    fn typecheck_failure_keeps_only_the_diagnostic() {
+        let output = "\n> demo@1.0.0 typecheck\n> node check.js\n\nsrc/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.\nnpm notice\nnpm notice New minor version of npm available! 11.19.1 -> 11.21.2\nnpm notice Changelog: https://github.com/npm/cli/releases/tag/v11.21.2\nnpm notice To update run: npm install -g npm@11.21.2\nnpm notice\n";
+        assert_eq!(
+            error_lines(output, true),
+            ["src/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'."]
+        );
+        assert_eq!(named_files(output), ["src/index.ts"]);
+    }
+
+    #[test]
+    fn tap_failure_keeps_the_test_and_its_assertion() {
+        let output = "\n> demo@1.0.0 test\n> node test.js\n\nnot ok 1 - adds numbers\n  AssertionError [ERR_ASSERTION]: 3 == 4\n# tests 1\n# fail 1\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "not ok 1 - adds numbers",
+                "AssertionError [ERR_ASSERTION]: 3 == 4"
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_file_is_no_runtime_error() {
+        let output = "cat: nonexistent.json: No such file or directory\n";
+        assert!(error_lines(output, false).is_empty());
+    }
+
+    #[test]
+    fn cargo_build_failure() {
+        let output = "   Compiling demo v0.1.0 (/home/u/demo)\nerror[E0308]: mismatched types\n --> src/main.rs:4:5\n  |\n3 | fn n() -> i32 {\n  |           --- expected `i32` because of return type\n4 |     \"x\"\n  |     ^^^ expected `i32`, found `&str`\n\nFor more information about this error, try `rustc --explain E0308`.\nerror: could not compile `demo` (bin \"demo\") due to 1 previous error\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "error[E0308]: mismatched types",
+                "--> src/main.rs:4:5",
+                "error: could not compile `demo` (bin \"demo\") due to 1 previous error",
+            ]
+        );
+        assert_eq!(named_files(output), ["src/main.rs"]);
+    }
+
+    #[test]
+    fn pytest_failure() {
+        let output = "============================= test session starts ==============================\ncollected 1 item\n\ntests/test_math.py F                                                     [100%]\n\n=================================== FAILURES ===================================\n___________________________________ test_add ___________________________________\n\n    def test_add():\n>       assert add(1, 2) == 4\nE       assert 3 == 4\nE        +  where 3 = add(1, 2)\n\ntests/test_math.py:4: AssertionError\n=========================== short test summary info ============================\nFAILED tests/test_math.py::test_add - assert 3 == 4\n============================== 1 failed in 0.03s ===============================\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "E assert 3 == 4",
+                "tests/test_math.py:4: AssertionError",
+                "FAILED tests/test_math.py::test_add - assert 3 == 4",
+            ]
+        );
+        assert_eq!(named_files(output), ["tests/test_math.py"]);
+    }
+
+    #[test]
+    fn runtime_traceback_keeps_the_exception_line() {
+        let output = "Starting migration\nTraceback (most recent call last):\n  File \"/app/scripts/migrate.py\", line 10, in <module>\n    main()\n  File \"/app/scripts/migrate.py\", line 6, in main\n    raise ValueError(\"bad config\")\nValueError: bad config\n";
+        assert_eq!(error_lines(output, false), ["ValueError: bad config"]);
+        assert_eq!(named_files(output), ["/app/scripts/migrate.py"]);
+        let cut_short =
+            "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n";
+        assert_eq!(error_lines(cut_short, false), [TRACEBACK_HEADER]);
+        assert_eq!(named_files(cut_short), ["x.py"]);
+    }
+
+    #[test]
+    fn node_crash_prefers_the_error_to_npm_reports() {
+        let output = "\n> app@1.0.0 start\n> node index.js\n\n/app/index.js:3\n  throw new Error(\"boom\");\n  ^\n\nError: boom\n    at Object.<anonymous> (/app/index.js:3:9)\n    at node:internal/main/run_main_module:28:49\n\nNode.js v22.3.0\nnpm error code 1\nnpm error path /app\nnpm error command failed\nnpm error command sh -c node index.js\nnpm error A complete log of this run can be found in: /home/u/.npm/_logs/x.log\n";
+        assert_eq!(error_lines(output, false), ["Error: boom"]);
+        let npm_only =
+            "npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree\n";
+        assert_eq!(
+            error_lines(npm_only, false),
+            [
+                "npm error code ERESOLVE",
+                "npm error ERESOLVE unable to resolve dependency tree"
+            ]
+        );
+    }
+
+    #[test]
+    fn eslint_failure_skips_warnings_and_totals() {
+        let output = "\n/home/u/proj/src/index.js\n  3:7  error    'x' is assigned a value but never used  no-unused-vars\n  5:1  warning  Unexpected console statement            no-console\n\n✖ 2 problems (1 error, 1 warning)\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "/home/u/proj/src/index.js",
+                "3:7 error 'x' is assigned a value but never used no-unused-vars",
+            ]
+        );
+        assert_eq!(named_files(output), ["/home/u/proj/src/index.js"]);
+    }
+
+    #[test]
+    fn go_test_failure() {
+        let output = "--- FAIL: TestAdd (0.00s)\n    add_test.go:8: Add(1, 2) = 4; want 3\nFAIL\nFAIL\texample.com/calc\t0.002s\nFAIL\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "--- FAIL: TestAdd (0.00s)",
+                "add_test.go:8: Add(1, 2) = 4; want 3",
+                "FAIL example.com/calc 0.002s",
+            ]
+        );
+        assert_eq!(named_files(output), ["add_test.go"]);
+    }
+
+    #[test]
+    fn jest_failure() {
+        let output = "FAIL src/sum.test.js\n  ● adds 1 + 2 to equal 3\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 3\n    Received: 4\n\n      3 | test('adds 1 + 2 to equal 3', () => {\n    > 4 |   expect(sum(1, 2)).toBe(3);\n        |                     ^\n\n      at Object.toBe (src/sum.test.js:4:21)\n\nTest Suites: 1 failed, 1 total\nTests:       1 failed, 1 total\nSnapshots:   0 total\nTime:        0.512 s\nRan all test suites.\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "FAIL src/sum.test.js",
+                "● adds 1 + 2 to equal 3",
+                "Expected: 3",
+                "Received: 4",
+            ]
+        );
+        assert_eq!(named_files(output), ["src/sum.test.js"]);
+    }
+
+    #[test]
+    fn unittest_failure_keeps_the_test_and_the_exception() {
+        let output = "F.\n======================================================================\nFAIL: test_add (test_math.TestMath.test_add)\n----------------------------------------------------------------------\nTraceback (most recent call last):\n  File \"/app/test_math.py\", line 6, in test_add\n    self.assertEqual(add(1, 2), 4)\nAssertionError: 3 != 4\n\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "FAIL: test_add (test_math.TestMath.test_add)",
+                "AssertionError: 3 != 4"
+            ]
+        );
+    }
+
+    #[test]
+    fn cargo_test_failure() {
+        let output = "running 1 test\ntest tests::adds ... FAILED\n\nfailures:\n\n---- tests::adds stdout ----\n\nthread 'tests::adds' panicked at src/lib.rs:10:9:\nassertion `left == right` failed\n  left: 3\n right: 4\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nerror: test failed, to rerun pass `--lib`\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "test tests::adds ... FAILED",
+                "thread 'tests::adds' panicked at src/lib.rs:10:9:",
+                "assertion `left == right` failed",
+                "error: test failed, to rerun pass `--lib`",
+            ]
+        );
+    }
+
+    #[test]
+    fn checker_notes_and_totals_are_not_errors() {
+        let mypy = "src/app.py:12: error: Argument 1 to \"f\" has incompatible type \"str\"  [arg-type]\nsrc/app.py:20: note: Revealed type is \"builtins.int\"\nFound 1 error in 1 file (checked 3 source files)\n";
+        assert_eq!(
+            error_lines(mypy, true),
+            ["src/app.py:12: error: Argument 1 to \"f\" has incompatible type \"str\" [arg-type]"]
+        );
+        let tsc = "src/a.ts:10:3 - error TS2322: Type 'string' is not assignable to type 'number'.\n\n10   const n: number = 'x';\n           ~\n\n\nFound 1 error in src/a.ts:10\n";
+        assert_eq!(
+            error_lines(tsc, true),
+            ["src/a.ts:10:3 - error TS2322: Type 'string' is not assignable to type 'number'."]
+        );
+        let rspec = "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 2)).to eq(4)\n\n1 example, 1 failure\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n";
+        assert_eq!(
+            error_lines(rspec, true),
+            ["Failure/Error: expect(add(1, 2)).to eq(4)"]
+        );
+    }
+
+    #[test]
+    fn missing_program_is_a_runtime_error() {
+        let output = "bash: line 1: pytest: command not found\n";
+        assert_eq!(
+            error_lines(output, false),
+            ["bash: line 1: pytest: command not found"]
+        );
+    }
+
+    #[test]
+    fn loose_words_count_only_for_validation() {
+        let output = "GET /health 200\nrequest failed: upstream timeout\n";
+        assert!(error_lines(output, false).is_empty());
+        assert_eq!(
+            error_lines(output, true),
+            ["request failed: upstream timeout"]
+        );
+    }
+
+    #[test]
+    fn noise_is_never_an_error() {
+        let output = "npm warn deprecated glob@7: no longer supported\nwarning: unused variable `x`\n0 errors\nno errors\nFound 0 errors. Watching for file changes.\n# fail 1\n\u{1b}[32m████████░░░░\u{1b}[0m 60% error\n=== FAILURES ===\n    at Object.<anonymous> (/x.js:3:9)\n";
+        assert!(
+            error_lines(output, true).is_empty(),
+            "{:?}",
+            error_lines(output, true)
+        );
+    }
+
+    #[test]
+    fn colors_carriage_returns_and_duplicates_are_cleaned() {
+        let output = "\u{1b}[31merror\u{1b}[0m: boom\nprogress 10%\rerror: boom\nerror: boom\n";
+        assert_eq!(error_lines(output, false), ["error: boom"]);
+    }
+
+    #[test]
+    fn at_most_five_lines() {
+        let output: String = (1..=9)
+            .map(|n| format!("error: bad input in step {n}\n"))
+            .collect();
+        let lines = error_lines(&output, false);
+        assert_eq!(lines.len(), 5);
+        assert_eq!(lines[4], "error: bad input in step 5");
+    }
+
+    #[test]
+    fn summary_joins_whole_lines_within_the_limit() {
+        assert_eq!(summarize(&[]), "");
+        assert_eq!(summarize(&strings(&["a", "b"])), "a | b");
+        let long = "x".repeat(268);
+        let summary = summarize(&strings(&["first", &long, "third"]));
+        assert_eq!(summary, format!("first | {long}"));
+        let summary = summarize(&strings(&["first", &"x".repeat(200), "third"]));
+        assert_eq!(summary, format!("first | {} | third", "x".repeat(200)));
+        let too_long = "y".repeat(90);
+        let summary = summarize(&strings(&[&long, &too_long, "z"]));
+        assert_eq!(summary, long, "a line that does not fit ends the summary");
+    }
+
+    #[test]
+    fn summary_cuts_a_long_first_line_at_a_word() {
+        let line = format!("{} tail", "word ".repeat(60));
+        let summary = summarize(&strings(&[&line]));
+        assert!(
+            summary.chars().count() <= 280,
+            "{}",
+            summary.chars().count()
+        );
+        assert!(summary.ends_with("word…"), "{summary}");
+        let unbroken = "é".repeat(400);
+        let summary = summarize(&strings(&[&unbroken]));
+        assert_eq!(summary.chars().count(), 280);
+        assert!(summary.ends_with('…'));
+    }
+
+    #[test]
+    fn masking_hides_what_changes_between_runs() {
+        let cases = [
+            (
+                "src/a.ts(10,3): error TS2345: x",
+                "src/a.ts(N,N): error TS2345: x",
+            ),
+            ("--> src/main.rs:10:5", "--> src/main.rs:N:N"),
+            ("at line 10", "at line N"),
+            ("Line 10, column 3", "Line N, column N"),
+            ("Found 2 errors", "Found N errors"),
+            ("# fail 1", "# fail N"),
+            ("1 failed, 2 passed", "N failed, N passed"),
+            ("error[E0308]: mismatched", "error[E0308]: mismatched"),
+            ("a.py:1:8: F401 unused", "a.py:N:N: F401 unused"),
+            (
+                "AssertionError [ERR_ASSERTION]: 3 == 4",
+                "AssertionError [ERR_ASSERTION]: N == N",
+            ),
+            ("commit 3f2a9c1d failed", "commit <hex> failed"),
+            ("at 0x7ffd1234", "at <hex>"),
+            ("deadbeef stays", "deadbeef stays"),
+            ("id 550e8400-e29b-41d4-a716-446655440000", "id <uuid>"),
+            ("open /tmp/jest_x1/a.txt: denied", "open <tmp>: denied"),
+            ("in /var/folders/x1/T/y (a)", "in <tmp> (a)"),
+            ("/private/var/folders/a/b.log", "<tmp>"),
+            (r"C:\Users\me\AppData\Local\Temp\x1\a.ts", "<tmp>"),
+            (
+                "took 12ms, then 1.5s and 0.23 s (45 ms) in 3.2s",
+                "took <duration>, then <duration> and <duration> (<duration>) in <duration>",
+            ),
+            (
+                "--- FAIL: TestAdd (0.00s)",
+                "--- FAIL: TestAdd (<duration>)",
+            ),
+            ("x86_64 v20 TS2322 utf8", "x86_64 v20 TS2322 utf8"),
+        ];
+        for (summary, masked) in cases {
+            assert_eq!(mask_volatile(summary), masked, "{summary}");
+        }
+    }
+
+    #[test]
+    fn fingerprints_ignore_volatile_parts_only() {
+        let first = fingerprint(
+            Category::Typecheck,
+            "src/a.ts(10,3): error TS2345: Argument | Found 1 error in 0.5s",
+        );
+        let again = fingerprint(
+            Category::Typecheck,
+            "src/a.ts(12,7): error TS2345: Argument | Found 3 error in 1.25s",
+        );
+        assert_eq!(first, again);
+        assert_eq!(first.len(), 12);
+        assert!(first
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        let other_code = fingerprint(
+            Category::Typecheck,
+            "src/a.ts(10,3): error TS2322: Argument | Found 1 error in 0.5s",
+        );
+        assert_ne!(first, other_code);
+        let other_category = fingerprint(
+            Category::Build,
+            "src/a.ts(10,3): error TS2345: Argument | Found 1 error in 0.5s",
+        );
+        assert_ne!(first, other_category);
+        let go_again = fingerprint(
+            Category::Test,
+            "--- FAIL: TestAdd (0.12s) | add_test.go:9: bad",
+        );
+        let go_first = fingerprint(
+            Category::Test,
+            "--- FAIL: TestAdd (0.00s) | add_test.go:8: bad",
+        );
+        assert_eq!(go_first, go_again);
+    }
+
+    #[test]
+    fn fingerprint_is_sha256_of_category_and_masked_summary() {
+        // sha256("test:") = 5aff61a9e847…
+        assert_eq!(fingerprint(Category::Test, ""), "5aff61a9e847");
+    }
+
+    #[test]
+    fn named_files_accepts_paths_with_a_directory_or_a_line() {
+        let text = "at foo (/abs/bar.ts:10:5)\nC:\\proj\\src\\a.ts:3:4 - error\nsee https://example.com/docs/x.html\nnode check.js failed at Object.is v1.2.3 demo@1.0.0\nmain.c:3:5: error: x\nsrc/a.rs:3:5 and src/a.rs:9:1, then ./lib/util.js.\nFile \"x.py\", line 3";
+        assert_eq!(
+            named_files(text),
+            [
+                "/abs/bar.ts",
+                "C:\\proj\\src\\a.ts",
+                "main.c",
+                "src/a.rs",
+                "./lib/util.js",
+                "x.py"
+            ]
+        );
+    }
+}
