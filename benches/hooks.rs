@@ -219,6 +219,8 @@ fn main() {
         std::hint::black_box(hot_state(&state, DIR));
     }
     let render = started.elapsed() / iterations;
+    println!("(tool-after calls that change the store pay for two fsyncs, of the file and of its directory:");
+    println!(" that is the disk's price for a store that survives a crash, not ocmem's work; see the in-process figures)");
     println!("\nin-process domain cost per call (µs): apply read {:.2}, record a tsc failure {:.2}, render hot state {:.2}",
         apply_read.as_secs_f64() * 1e6, apply_failure.as_secs_f64() * 1e6, render.as_secs_f64() * 1e6);
 }

@@ -279,7 +279,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
             .open(&temp)
             .with_context(|| format!("cannot create {}", temp.display()))?;
         file.write_all(bytes)
-            .and_then(|()| file.sync_all())
+            .and_then(|()| file.sync_data())
             .with_context(|| format!("cannot write {}", temp.display()))?;
         fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
         Ok(())
