@@ -208,19 +208,10 @@ fn defect_5_processes_share_one_lock_and_corruption_is_not_silent() {
     let env = Env::new();
     let children: Vec<_> = (0..8)
         .map(|i| {
-            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("ocmem"));
-            cmd.env("OCMEM_NOW", NOW)
-                .arg("tool-after")
-                .arg("--data-dir")
-                .arg(&env.data)
-                .stdin(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            let mut child = cmd.spawn().unwrap();
-            let event =
-                file_tool(DIR, S, &format!("c{i}"), "edit", &format!("f{i}.ts")).to_string();
-            std::io::Write::write_all(child.stdin.as_mut().unwrap(), event.as_bytes()).unwrap();
-            drop(child.stdin.take());
-            child
+            spawn_tool_after(
+                &env.data,
+                &file_tool(DIR, S, &format!("c{i}"), "edit", &format!("f{i}.ts")),
+            )
         })
         .collect();
     for child in children {

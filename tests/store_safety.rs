@@ -237,22 +237,7 @@ fn nothing_is_written_when_nothing_changed() {
 fn thirty_two_concurrent_hooks_lose_no_update() {
     let env = Env::new();
     let children: Vec<_> = (0..32)
-        .map(|i| {
-            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("ocmem"));
-            cmd.env_remove("OCMEM_DATA_DIR")
-                .env("OCMEM_NOW", NOW)
-                .arg("--data-dir")
-                .arg(&env.data)
-                .arg("tool-after")
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            let mut child = cmd.spawn().unwrap();
-            let event = read_event(&format!("call_{i}")).to_string();
-            std::io::Write::write_all(child.stdin.as_mut().unwrap(), event.as_bytes()).unwrap();
-            drop(child.stdin.take());
-            child
-        })
+        .map(|i| spawn_tool_after(&env.data, &read_event(&format!("call_{i}"))))
         .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();

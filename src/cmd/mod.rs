@@ -28,6 +28,15 @@ impl Run for Command {
     }
 }
 
+/// Runs a hook subcommand: the event from stdin, the text to stdout.
+fn run_hook(
+    ctx: &Context,
+    json: bool,
+    execute: fn(&Context, &[u8], bool) -> Result<String>,
+) -> Result<()> {
+    print(&execute(ctx, &input::read_stdin()?, json)?)
+}
+
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();

@@ -3,8 +3,8 @@
 use anyhow::Result;
 use serde_json::json;
 
-use super::input::{directory, optional_str, parse_event, read_stdin, required_str};
-use super::{print, Run};
+use super::input::{directory, optional_str, parse_event, required_str};
+use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
 use crate::domain::render::hot_state;
@@ -12,8 +12,7 @@ use crate::domain::session::SessionState;
 
 impl Run for Render {
     fn run(&self, ctx: &Context) -> Result<()> {
-        let out = execute(ctx, &read_stdin()?, self.json)?;
-        print(&out)
+        run_hook(ctx, self.json, execute)
     }
 }
 

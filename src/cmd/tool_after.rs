@@ -3,10 +3,8 @@
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{
-    directory, optional_object, parse_event, read_stdin, required_object, required_str,
-};
-use super::{print, Run};
+use super::input::{directory, optional_object, parse_event, required_object, required_str};
+use super::{run_hook, Run};
 use crate::cli::ToolAfter;
 use crate::context::Context;
 use crate::domain::session::SessionState;
@@ -16,8 +14,7 @@ use crate::store::Updated;
 
 impl Run for ToolAfter {
     fn run(&self, ctx: &Context) -> Result<()> {
-        let out = execute(ctx, &read_stdin()?, self.json)?;
-        print(&out)
+        run_hook(ctx, self.json, execute)
     }
 }
 

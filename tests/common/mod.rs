@@ -119,6 +119,25 @@ fn collect(base: &Path, dir: &Path, files: &mut Vec<String>) {
     }
 }
 
+/// Starts `ocmem tool-after` on `event` without waiting for it.
+pub fn spawn_tool_after(data: &Path, event: &Value) -> std::process::Child {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ocmem"))
+        .env_remove("OCMEM_DATA_DIR")
+        .env("OCMEM_NOW", NOW)
+        .arg("--data-dir")
+        .arg(data)
+        .arg("tool-after")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, event.to_string().as_bytes()).unwrap();
+    child
+}
+
 pub fn assert_success(out: &Output) {
     assert!(
         out.status.success() && out.stderr.is_empty(),
