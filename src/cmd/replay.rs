@@ -144,8 +144,7 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     show_turn(&inner, &mut out, directory.as_deref(), session).map_err(at)?;
                 }
             }
-            // Compaction and session deletion reach ocmem through subcommands that do not
-            // exist yet; everything else is not for ocmem.
+            // Every other hook and event carries nothing ocmem keeps.
             _ => {}
         }
     }
