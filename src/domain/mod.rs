@@ -3,6 +3,7 @@
 pub mod active_files;
 pub mod command;
 pub mod extract;
+pub mod memory_type;
 pub mod open_errors;
 pub mod paths;
 pub mod render;
