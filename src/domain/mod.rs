@@ -7,6 +7,7 @@ pub mod memory_type;
 pub mod open_errors;
 pub mod paths;
 pub mod render;
+pub mod secrets;
 pub mod session;
 pub mod time;
 pub mod tool_event;

@@ -16,6 +16,7 @@ use serde_json::Map;
 use super::command::{analyze, failure_category};
 use super::extract::{error_lines, fingerprint, named_files, summarize};
 use super::paths::names_same_file;
+use super::secrets::scrub;
 use super::session::{ErrorStatus, OpenError};
 
 pub const STORED: usize = 5;
@@ -52,7 +53,9 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     let Some(exit) = run.exit else {
         return changes;
     };
-    let analysis = analyze(run.command);
+    // Secrets never reach the store, not even inside a command line.
+    let command = scrub(run.command);
+    let analysis = analyze(&command);
     if analysis.segments.is_empty() || !analysis.status_reliable {
         return changes;
     }
@@ -86,7 +89,7 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     if lines.is_empty() {
         return changes;
     }
-    let summary = summarize(&lines);
+    let summary = scrub(&summarize(&lines)).into_owned();
     let print = fingerprint(category, &summary);
     let id = format!("err_{print}");
 
@@ -95,7 +98,7 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
         existing.last_seen = now_ms;
         existing.status = ErrorStatus::Open;
         existing.summary = summary;
-        existing.command = Some(run.command.to_string());
+        existing.command = Some(command.to_string());
         changes.seen_again.push(existing.id.clone());
     } else {
         // The newest failure of a command is the current state of what it checks.
@@ -111,7 +114,7 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
             category,
             file: named_files(&summary).into_iter().next(),
             summary,
-            command: Some(run.command.to_string()),
+            command: Some(command.to_string()),
             fingerprint: print,
             status: ErrorStatus::Open,
             first_seen: now_ms,
