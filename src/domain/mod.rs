@@ -1,7 +1,9 @@
 //! Pure domain logic: functions from data to data, with no I/O, no clock and no environment.
 
 pub mod active_files;
+pub mod candidates;
 pub mod command;
+pub mod explicit;
 pub mod extract;
 pub mod memory_type;
 pub mod open_errors;
