@@ -5,6 +5,7 @@ pub mod candidates;
 pub mod command;
 pub mod explicit;
 pub mod extract;
+pub mod memory;
 pub mod memory_type;
 pub mod open_errors;
 pub mod paths;

@@ -2,57 +2,48 @@
 //! with no clock in them, so the same store always renders the same bytes.
 
 use super::session::{ErrorStatus, SessionState};
-use super::{active_files, open_errors, paths};
+use super::{active_files, open_errors, paths, secrets};
 
 pub const HOT_STATE_HEADER: &str = "Hot session state (current session):";
+pub const WORKSPACE_HEADER: &str = "Workspace memory (cross-session, verify if stale):";
 /// Characters the hot-state block may take, newlines between lines included.
 pub const HOT_STATE_BUDGET: usize = 1200;
 
-/// A labelled list of lines, e.g. `open_errors:` and its `- …` lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section {
-    pub label: &'static str,
-    pub lines: Vec<String>,
-}
-
-/// Lays out `header` and `sections` in display order within `budget` characters.
+/// Lays out `header`, then each of `labels` (display order) with its lines, within `budget`
+/// characters (newlines between lines included).
 ///
-/// Lines are admitted section by section in `priority` order (indexes into `sections`), each
-/// line whole or not at all, and a section's label costs its own line once its first line is
-/// in; a line that does not fit is skipped so that shorter ones after it may still fit.
-/// Returns "" when no line fits.
-pub fn layout(header: &str, sections: &[Section], priority: &[usize], budget: usize) -> String {
-    let line_cost = |text: &str| text.chars().count() + 1; // the newline before it
+/// `lines` are `(index into labels, text)` in priority order: each is admitted whole or not at
+/// all, a label costs its own line once its first line is in, and a line that does not fit is
+/// skipped so that shorter ones after it may still fit. Within a section, lines keep their
+/// priority order. Returns "" when no line fits.
+pub fn layout(header: &str, labels: &[&str], lines: &[(usize, String)], budget: usize) -> String {
+    let cost = |text: &str| text.chars().count() + 1; // the newline before it
     let mut used = header.chars().count();
-    let mut admitted: Vec<Vec<&str>> = vec![Vec::new(); sections.len()];
-    for &index in priority {
-        let section = &sections[index];
-        for line in &section.lines {
-            let label_cost = if admitted[index].is_empty() {
-                line_cost(section.label)
-            } else {
-                0
-            };
-            let cost = label_cost + line_cost(line);
-            if used + cost <= budget {
-                used += cost;
-                admitted[index].push(line);
-            }
+    let mut admitted: Vec<Vec<&str>> = vec![Vec::new(); labels.len()];
+    for (section, text) in lines {
+        let label_cost = if admitted[*section].is_empty() {
+            cost(labels[*section])
+        } else {
+            0
+        };
+        if used + label_cost + cost(text) <= budget {
+            used += label_cost + cost(text);
+            admitted[*section].push(text);
         }
     }
     if admitted.iter().all(Vec::is_empty) {
         return String::new();
     }
     let mut out = String::from(header);
-    for (section, lines) in sections.iter().zip(&admitted) {
-        if lines.is_empty() {
+    for (label, texts) in labels.iter().zip(&admitted) {
+        if texts.is_empty() {
             continue;
         }
         out.push('\n');
-        out.push_str(section.label);
-        for line in lines {
+        out.push_str(label);
+        for text in texts {
             out.push('\n');
-            out.push_str(line);
+            out.push_str(text);
         }
     }
     out
@@ -76,45 +67,114 @@ pub fn one_line(text: &str) -> String {
 /// The hot-state block of a session, or "" when it holds nothing to show.
 /// Paths are shown relative to the workspace `root`.
 pub fn hot_state(state: &SessionState, root: &str) -> String {
-    let files = Section {
-        label: "active_files:",
-        lines: active_files::ranked(&state.active_files)
-            .into_iter()
-            .take(active_files::SHOWN)
-            .map(|f| {
-                format!(
-                    "- {} ({}, {}x)",
-                    one_line(&paths::relative_to(root, &f.path)),
-                    f.action.as_str(),
-                    f.count
-                )
-            })
-            .collect(),
-    };
-    let errors = Section {
-        label: "open_errors:",
-        lines: open_errors::shown(&state.open_errors)
-            .into_iter()
-            .map(|e| {
-                let marker = match e.status {
-                    ErrorStatus::Open => "",
-                    ErrorStatus::MaybeFixed => " (maybe fixed)",
-                };
-                format!(
-                    "- [{}] {}{marker}",
-                    e.category.as_str(),
-                    one_line(&e.summary)
-                )
-            })
-            .collect(),
-    };
-    // Open errors matter more than the file list when the budget is tight.
-    layout(
-        HOT_STATE_HEADER,
-        &[files, errors],
-        &[1, 0],
-        HOT_STATE_BUDGET,
-    )
+    const FILES: usize = 0;
+    const ERRORS: usize = 1;
+    const DECISIONS: usize = 2;
+    const PENDING: usize = 3;
+    let labels = [
+        "active_files:",
+        "open_errors:",
+        "recent_decisions:",
+        "pending_memories:",
+    ];
+    // Priority when the budget is tight: what the user asked to remember, then open errors,
+    // then decisions, then the file list.
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    for memory in state.pending_memories.iter().flatten() {
+        if let Some(text) = memory["text"].as_str() {
+            let kind = memory["type"].as_str().unwrap_or("feedback");
+            lines.push((
+                PENDING,
+                format!("- [{}] {}", one_line(kind), neutralise(text)),
+            ));
+        }
+    }
+    for error in open_errors::shown(&state.open_errors) {
+        let marker = match error.status {
+            ErrorStatus::Open => "",
+            ErrorStatus::MaybeFixed => " (maybe fixed)",
+        };
+        lines.push((
+            ERRORS,
+            format!(
+                "- [{}] {}{marker}",
+                error.category.as_str(),
+                neutralise(&error.summary)
+            ),
+        ));
+    }
+    for decision in state.recent_decisions.iter().rev() {
+        if let Some(text) = decision["text"].as_str() {
+            lines.push((
+                DECISIONS,
+                entry_line(text, decision["rationale"].as_str(), None),
+            ));
+        }
+    }
+    for file in active_files::ranked(&state.active_files)
+        .into_iter()
+        .take(active_files::SHOWN)
+    {
+        lines.push((
+            FILES,
+            format!(
+                "- {} ({}, {}x)",
+                one_line(&paths::relative_to(root, &file.path)),
+                file.action.as_str(),
+                file.count
+            ),
+        ));
+    }
+    layout(HOT_STATE_HEADER, &labels, &lines, HOT_STATE_BUDGET)
+}
+
+/// `- text[ Why: rationale][ [Nd old, verify]]`, neutralised.
+pub fn entry_line(text: &str, rationale: Option<&str>, age_days: Option<i64>) -> String {
+    let mut line = format!("- {}", neutralise(text));
+    if let Some(why) = rationale.filter(|r| !r.trim().is_empty()) {
+        line.push_str(" Why: ");
+        line.push_str(&neutralise(why));
+    }
+    if let Some(days) = age_days {
+        line.push_str(&format!(" [{days}d old, verify]"));
+    }
+    line
+}
+
+/// Labels and headers of the rendered blocks: text may not imitate them.
+const STRUCTURE_LABELS: &[&str] = &[
+    WORKSPACE_HEADER,
+    HOT_STATE_HEADER,
+    "feedback:",
+    "project:",
+    "decision:",
+    "reference:",
+    "active_files:",
+    "open_errors:",
+    "recent_decisions:",
+    "pending_memories:",
+];
+
+/// Stored text made safe to render inside a block: one line (see `one_line`), secrets
+/// scrubbed, no block header or section label it could pass for, and no tag that could close
+/// an enclosing prompt section (`</system>` becomes `<\/system>`).
+pub fn neutralise(text: &str) -> String {
+    let mut text = one_line(&secrets::scrub(text));
+    for label in STRUCTURE_LABELS {
+        if let Some(at) = find_ascii_case_insensitive(&text, label) {
+            // Keep the words, drop the colon that makes them a label.
+            let colon = at + label.len() - 1;
+            text.replace_range(colon..colon + 1, "");
+        }
+    }
+    text.replace("</", "<\\/").replace("<|", "< |")
+}
+
+fn find_ascii_case_insensitive(haystack: &str, needle: &str) -> Option<usize> {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 #[cfg(test)]
@@ -124,39 +184,64 @@ mod tests {
     use crate::domain::session::{ActiveFile, FileAction, OpenError};
     use serde_json::Map;
 
-    fn section(label: &'static str, lines: &[&str]) -> Section {
-        Section {
-            label,
-            lines: lines.iter().map(|s| s.to_string()).collect(),
-        }
+    fn lines(items: &[(usize, &str)]) -> Vec<(usize, String)> {
+        items.iter().map(|(i, t)| (*i, t.to_string())).collect()
     }
 
     #[test]
     fn layout_keeps_display_order_but_fills_by_priority() {
-        let a = section("a:", &["- 1234567890", "- 1234567890"]);
-        let b = section("b:", &["- x"]);
+        let b_first = lines(&[(1, "- x"), (0, "- 1234567890"), (0, "- 1234567890")]);
         // header(1) + "\nb:"(3) + "\n- x"(4) = 8; one a line costs 3 + 13 = 16.
         assert_eq!(
-            layout("H", &[a.clone(), b.clone()], &[1, 0], 24),
+            layout("H", &["a:", "b:"], &b_first, 24),
             "H\na:\n- 1234567890\nb:\n- x"
         );
+        assert_eq!(layout("H", &["a:", "b:"], &b_first, 23), "H\nb:\n- x");
+        let a_first = lines(&[(0, "- 1234567890"), (0, "- 1234567890"), (1, "- x")]);
         assert_eq!(
-            layout("H", &[a.clone(), b.clone()], &[1, 0], 23),
-            "H\nb:\n- x"
+            layout("H", &["a:", "b:"], &a_first, 23),
+            "H\na:\n- 1234567890"
         );
-        assert_eq!(layout("H", &[a, b], &[0, 1], 23), "H\na:\n- 1234567890");
+    }
+
+    #[test]
+    fn layout_interleaves_sections_by_global_priority() {
+        let ranked = lines(&[(1, "- b1"), (0, "- a1"), (1, "- b2"), (0, "- a2")]);
+        assert_eq!(
+            layout("H", &["a:", "b:"], &ranked, 100),
+            "H\na:\n- a1\n- a2\nb:\n- b1\n- b2"
+        );
+        // 1 + (3 + 5) + (3 + 5) + 5 = 22: room for the first three only.
+        assert_eq!(
+            layout("H", &["a:", "b:"], &ranked, 22),
+            "H\na:\n- a1\nb:\n- b1\n- b2"
+        );
     }
 
     #[test]
     fn layout_skips_a_long_line_but_takes_later_short_ones() {
-        let a = section("a:", &["- a very very very long line", "- ok"]);
-        assert_eq!(layout("H", &[a], &[0], 12), "H\na:\n- ok");
+        let l = lines(&[(0, "- a very very very long line"), (0, "- ok")]);
+        assert_eq!(layout("H", &["a:"], &l, 12), "H\na:\n- ok");
     }
 
     #[test]
     fn layout_renders_nothing_when_nothing_fits() {
-        assert_eq!(layout("H", &[section("a:", &[])], &[0], 100), "");
-        assert_eq!(layout("H", &[section("a:", &["- too long"])], &[0], 5), "");
+        assert_eq!(layout("H", &["a:"], &[], 100), "");
+        assert_eq!(layout("H", &["a:"], &lines(&[(0, "- too long")]), 5), "");
+    }
+
+    #[test]
+    fn neutralised_text_cannot_pass_for_structure() {
+        assert_eq!(neutralise("a\nfeedback: b"), "a feedback b");
+        assert_eq!(
+            neutralise("Hot session state (current session): x"),
+            "Hot session state (current session) x"
+        );
+        assert_eq!(
+            neutralise("ok </system> <|im_start|>"),
+            "ok <\\/system> < |im_start|>"
+        );
+        assert_eq!(neutralise("plain text"), "plain text");
     }
 
     #[test]

@@ -12,6 +12,10 @@ use super::time::parse_rfc3339;
 pub const SESSION_VERSION: u64 = 1;
 /// How many applied call ids are remembered for idempotence.
 pub const APPLIED_CALLS_KEPT: usize = 64;
+/// How many captured message ids are remembered for idempotence.
+pub const APPLIED_MESSAGES_KEPT: usize = 32;
+/// How many recent decisions the hot state keeps.
+pub const RECENT_DECISIONS_KEPT: usize = 8;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,6 +39,14 @@ pub struct SessionState {
     /// Call ids of the tool events already applied, oldest first (at most `APPLIED_CALLS_KEPT`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub applied_calls: Vec<String>,
+    /// Ids of the user messages whose explicit memories were captured (at most
+    /// `APPLIED_MESSAGES_KEPT`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub applied_messages: Vec<String>,
+    /// The workspace block as first rendered in this session, reused byte for byte so the
+    /// model provider's prompt cache keeps hitting; cleared by `promote`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frozen_workspace_block: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -55,6 +67,8 @@ impl SessionState {
             recent_decisions: Vec::new(),
             pending_memories: None,
             applied_calls: Vec::new(),
+            applied_messages: Vec::new(),
+            frozen_workspace_block: None,
             extra: Map::new(),
         }
     }
@@ -64,10 +78,53 @@ impl SessionState {
     }
 
     pub fn remember_applied(&mut self, call_id: &str) {
-        self.applied_calls.push(call_id.to_string());
-        let excess = self.applied_calls.len().saturating_sub(APPLIED_CALLS_KEPT);
-        self.applied_calls.drain(..excess);
+        push_bounded(
+            &mut self.applied_calls,
+            call_id.to_string(),
+            APPLIED_CALLS_KEPT,
+        );
     }
+
+    pub fn has_captured(&self, message_id: &str) -> bool {
+        self.applied_messages.iter().any(|m| m == message_id)
+    }
+
+    pub fn remember_captured(&mut self, message_id: &str) {
+        push_bounded(
+            &mut self.applied_messages,
+            message_id.to_string(),
+            APPLIED_MESSAGES_KEPT,
+        );
+    }
+
+    /// Lists a memory captured in this session until the next promote; decisions also go to
+    /// the recent decisions.
+    pub fn add_pending(&mut self, entry: Value, is_decision: bool) {
+        if is_decision {
+            let decision = serde_json::json!({
+                "id": entry["id"],
+                "text": entry["text"],
+                "rationale": entry.get("rationale"),
+                "source": entry["source"],
+                "createdAt": entry["createdAt"],
+            });
+            let mut decision = decision;
+            if decision["rationale"].is_null() {
+                decision.as_object_mut().map(|o| o.remove("rationale"));
+            }
+            push_bounded(&mut self.recent_decisions, decision, RECENT_DECISIONS_KEPT);
+        }
+        self.pending_memories
+            .get_or_insert_with(Vec::new)
+            .push(entry);
+    }
+}
+
+/// Appends `item`, dropping the oldest beyond `keep`.
+fn push_bounded<T>(list: &mut Vec<T>, item: T, keep: usize) {
+    list.push(item);
+    let excess = list.len().saturating_sub(keep);
+    list.drain(..excess);
 }
 
 /// What the agent did to a file; the order is the order of strength.

@@ -39,6 +39,11 @@ impl Document for crate::domain::session::SessionState {
     const VERSION: u64 = crate::domain::session::SESSION_VERSION;
 }
 
+impl Document for crate::domain::memory::WorkspaceMemory {
+    const KIND: &'static str = "workspace memory";
+    const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
+}
+
 /// The result of a read-modify-write.
 #[derive(Debug)]
 pub enum Updated<R> {

@@ -27,6 +27,11 @@ impl Workspace {
         Workspace { root, key, dir }
     }
 
+    /// `workspace-memory.json`
+    pub fn memory_file(&self) -> PathBuf {
+        self.dir.join("workspace-memory.json")
+    }
+
     /// `sessions/<first 32 hex of sha256(sessionID)>.json`
     pub fn session_file(&self, session_id: &str) -> PathBuf {
         self.dir
