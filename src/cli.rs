@@ -35,6 +35,8 @@ pub struct Cli {
 pub enum Command {
     ToolAfter(ToolAfter),
     Render(Render),
+    Compact(Compact),
+    Promote(Promote),
     Replay(Replay),
 }
 
@@ -66,14 +68,51 @@ const RENDER_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S, "prompt"
 Example:
   echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem render"#;
 
-/// Print the memory block for the system prompt
+/// Print the memory block for the system prompt, and capture explicit memories
 ///
-/// Prints the session's hot state (active files and open errors), or nothing at all when
-/// there is nothing to show. The same stores always print the same bytes.
+/// Prints the workspace memory block (frozen at the session's first render, so the model
+/// provider's prompt cache keeps hitting) and the session's hot state, or nothing at all when
+/// both are empty. When `prompt` asks to remember something ("remember this: …", "from now
+/// on …", 记住…, 覚えて…, 기억해…), it is stored in workspace memory at once and listed under
+/// pending_memories until the next promote.
 #[derive(Debug, Args)]
 #[command(after_help = RENDER_EXAMPLE)]
 pub struct Render {
     /// Print {"workspace": …, "session": …} as one JSON line instead
+    #[arg(long)]
+    pub json: bool,
+}
+
+const COMPACT_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S}
+
+Example:
+  echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem compact"#;
+
+/// Print what to add to the compaction prompt
+///
+/// An instruction to end the summary with a `Memory candidates:` block of durable facts,
+/// followed by the current workspace memory and hot state as background not to be copied.
+#[derive(Debug, Args)]
+#[command(after_help = COMPACT_EXAMPLE)]
+pub struct Compact {}
+
+const PROMOTE_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S, "summary"?: "compaction summary text"}
+
+Example:
+  echo '{"directory":"/home/dev/demo","sessionID":"ses_1",
+         "summary":"...\nMemory candidates:\n- [decision] Use pnpm instead of npm Why: one lockfile for the monorepo\n"}' \
+    | ocmem promote --json"#;
+
+/// File the memory candidates of a finished compaction
+///
+/// Parses the candidates of the summary (`Memory candidates:`, `## Memory Candidates`,
+/// `## Workspace Memory Candidates` or `<workspace_memory_candidates>`), rejects junk and
+/// prompt injection, scrubs secrets, dedupes and merges them into workspace memory; then clears
+/// the session's pending memories so its next render shows the new block.
+#[derive(Debug, Args)]
+#[command(after_help = PROMOTE_EXAMPLE)]
+pub struct Promote {
+    /// Print the accepted and rejected candidates, with the reason for each, as one JSON line
     #[arg(long)]
     pub json: bool,
 }

@@ -142,7 +142,15 @@ fn replay_command_shows_the_hot_state_after_the_turn() {
     assert!(out.status.success(), "{}", stderr(&out));
     let after_turn = text.split("render after turn 1:\n").nth(1).expect(&text);
     assert!(
-        after_turn.starts_with("Hot session state (current session):\n"),
+        after_turn.starts_with("Workspace memory (cross-session, verify if stale):\n"),
+        "{text}"
+    );
+    assert!(
+        after_turn.contains("- always run npm run typecheck before committing\n"),
+        "{text}"
+    );
+    assert!(
+        after_turn.contains("\n\nHot session state (current session):\n"),
         "{text}"
     );
     assert!(after_turn.contains("- [test] "), "{text}");

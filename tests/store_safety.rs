@@ -75,7 +75,17 @@ fn render_quarantines_a_corrupt_store_and_prints_nothing() {
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     assert_eq!(stderr(&out).lines().count(), 1);
-    assert!(!file.exists());
+    // Kept aside, and replaced by a fresh store that freezes the (empty) workspace block.
+    let files = env.data_files();
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| f.contains(".json.corrupt-"))
+            .count(),
+        1,
+        "{files:?}"
+    );
+    assert_eq!(env.session_json(DIR, SESSION)["frozenWorkspaceBlock"], "");
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! the store; `execute` functions take the event bytes and return the text to print, so
 //! `replay` and the tests can drive them without a process.
 
+pub mod compact;
 pub mod input;
+pub mod promote;
 pub mod render;
 pub mod replay;
 pub mod tool_after;
@@ -22,6 +24,8 @@ impl Run for Command {
     fn run(&self, ctx: &Context) -> Result<()> {
         match self {
             Command::ToolAfter(cmd) => cmd.run(ctx),
+            Command::Compact(cmd) => cmd.run(ctx),
+            Command::Promote(cmd) => cmd.run(ctx),
             Command::Render(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
         }

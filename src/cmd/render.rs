@@ -1,14 +1,23 @@
-//! `ocmem render`: print the memory block for the system prompt.
+//! `ocmem render`: print the memory block for the system prompt, and capture what the user's
+//! latest message asks to remember.
 
 use anyhow::Result;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::input::{directory, optional_str, parse_event, required_str};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
+use crate::domain::explicit::{self, ExplicitMemory};
+use crate::domain::memory::{
+    merge, render_block, standalone_entry, Merged, NewMemory, Source, WorkspaceMemory,
+    EXPLICIT_CONFIDENCE,
+};
+use crate::domain::memory_type::MemoryType;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
+use crate::domain::time::format_rfc3339_ms;
+use crate::store::{Store, Updated, Workspace};
 
 impl Run for Render {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -16,22 +25,59 @@ impl Run for Render {
     }
 }
 
-/// The text to print for the event in `stdin`: the block and a newline, or nothing at all.
+/// The text to print for the event in `stdin`: the workspace block and the hot state,
+/// separated by a blank line, and a newline; or nothing at all when both are empty.
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
     let session_id = required_str(&event, "sessionID")?;
-    // Checked now so a wrongly typed field fails today, not after the next upgrade.
-    optional_str(&event, "prompt")?;
-    optional_str(&event, "messageID")?;
+    let prompt = optional_str(&event, "prompt")?;
+    let message_id = optional_str(&event, "messageID")?;
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
-    let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;
-    let session_block = session
-        .map(|state| hot_state(&state, &workspace.root))
-        .unwrap_or_default();
-    let workspace_block = String::new();
+    let session_path = workspace.session_file(session_id);
+    let before: Option<SessionState> = store.read(&session_path)?;
+
+    let already_captured = match (message_id, &before) {
+        (Some(id), Some(state)) => state.has_captured(id),
+        _ => false,
+    };
+    let captured = match prompt {
+        Some(text) if !already_captured => explicit::capture(text),
+        _ => Vec::new(),
+    };
+
+    let (workspace_block, session_block) = match before {
+        // The common case: nothing to capture and the block already frozen; no lock, no write.
+        Some(state) if captured.is_empty() && state.frozen_workspace_block.is_some() => {
+            let block = state.frozen_workspace_block.clone().unwrap_or_default();
+            (block, hot_state(&state, &workspace.root))
+        }
+        before => {
+            // Frozen as the memory stood before this message's own memories join it: those
+            // show under pending_memories until the next promote.
+            let fresh_block = match before.and_then(|s| s.frozen_workspace_block) {
+                Some(block) => block,
+                None => {
+                    let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
+                    memory
+                        .map(|m| render_block(&m, Some(ctx.now_ms)))
+                        .unwrap_or_default()
+                }
+            };
+            let pending = store_captured(ctx, &store, &workspace, &captured)?;
+            update_session(
+                ctx,
+                &store,
+                &workspace,
+                session_id,
+                message_id,
+                fresh_block,
+                pending,
+            )?
+        }
+    };
 
     if json {
         let line = json!({"workspace": workspace_block, "session": session_block});
@@ -45,4 +91,98 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         return Ok(String::new());
     }
     Ok(format!("{}\n", blocks.join("\n\n")))
+}
+
+/// Writes captured memories to workspace memory at once, so a crash never loses them, and
+/// returns the entries that are new (to list as pending in the session).
+fn store_captured(
+    ctx: &Context,
+    store: &Store,
+    workspace: &Workspace,
+    captured: &[ExplicitMemory],
+) -> Result<Vec<(Value, bool)>> {
+    if captured.is_empty() {
+        return Ok(Vec::new());
+    }
+    let as_new = |capture: &ExplicitMemory| NewMemory {
+        kind: capture.kind,
+        text: capture.text.clone(),
+        rationale: None,
+        source: Source::Explicit,
+        confidence: EXPLICIT_CONFIDENCE,
+    };
+    let updated = store.update(
+        &workspace.memory_file(),
+        || WorkspaceMemory::new(&workspace.root, &workspace.key),
+        |memory| {
+            let mut new_entries = Vec::new();
+            for capture in captured {
+                if let Merged::Added { id } | Merged::Replaced { id, .. } =
+                    merge(memory, as_new(capture), ctx.now_ms)
+                {
+                    new_entries.extend(memory.entries.iter().find(|e| e.id == id).cloned());
+                }
+            }
+            if !new_entries.is_empty() {
+                memory.updated_at = format_rfc3339_ms(ctx.now_ms);
+            }
+            new_entries
+        },
+    )?;
+    let entries = match updated {
+        Updated::Done { result, .. } => result,
+        // Kept in the session instead: the warning said why the workspace file was left alone.
+        Updated::LeftNewer => captured
+            .iter()
+            .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
+            .collect(),
+    };
+    Ok(entries
+        .into_iter()
+        .map(|e| {
+            let is_decision = e.kind == MemoryType::Decision;
+            (serde_json::to_value(e).unwrap_or(Value::Null), is_decision)
+        })
+        .collect())
+}
+
+/// Freezes the workspace block (unless this session already has one), lists the new pending
+/// memories, and returns both blocks.
+fn update_session(
+    ctx: &Context,
+    store: &Store,
+    workspace: &Workspace,
+    session_id: &str,
+    message_id: Option<&str>,
+    fresh_block: String,
+    pending: Vec<(Value, bool)>,
+) -> Result<(String, String)> {
+    let updated = store.update(
+        &workspace.session_file(session_id),
+        || SessionState::new(session_id),
+        |state| {
+            let before = state.clone();
+            if state.frozen_workspace_block.is_none() {
+                state.frozen_workspace_block = Some(fresh_block.clone());
+            }
+            let captured_any = !pending.is_empty();
+            for (entry, is_decision) in pending {
+                state.add_pending(entry, is_decision);
+            }
+            if let (Some(id), true) = (message_id, captured_any) {
+                state.remember_captured(id);
+            }
+            if *state != before {
+                state.updated_at = format_rfc3339_ms(ctx.now_ms);
+            }
+            (
+                state.frozen_workspace_block.clone().unwrap_or_default(),
+                hot_state(state, &workspace.root),
+            )
+        },
+    )?;
+    Ok(match updated {
+        Updated::Done { result, .. } => result,
+        Updated::LeftNewer => (fresh_block, String::new()),
+    })
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::{print, render, tool_after, Run};
+use super::{compact, print, promote, render, tool_after, Run};
 use crate::cli::Replay;
 use crate::context::Context;
 
@@ -44,6 +44,9 @@ struct SessionLog {
     id: String,
     turn: Option<Turn>,
     turns: usize,
+    /// The compaction summary being written: its message id and its text parts by part id.
+    summary_message: Option<String>,
+    summary_parts: Vec<(String, String)>,
 }
 
 pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
@@ -135,6 +138,75 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     }
                 }
             }
+            "compacting" => {
+                let Some(session_id) = v["input"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let dir = need_directory(&directory).map_err(at)?;
+                let event = json!({"directory": dir, "sessionID": session_id});
+                let added =
+                    compact::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                out.push_str(&format!(
+                    "\n== compaction of session {session_id}: {} lines added to the compaction prompt\n",
+                    added.lines().count()
+                ));
+            }
+            "event" if v["type"] == "message.updated" => {
+                let info = &v["properties"]["info"];
+                if let (Some(session_id), true) =
+                    (info["sessionID"].as_str(), info["summary"] == true)
+                {
+                    let session = session_entry(&mut sessions, session_id);
+                    if session.summary_message.as_deref() != info["id"].as_str() {
+                        session.summary_message = info["id"].as_str().map(str::to_string);
+                        session.summary_parts.clear();
+                    }
+                }
+            }
+            "event" if v["type"] == "message.part.updated" => {
+                let part = &v["properties"]["part"];
+                let (Some(session_id), Some(part_id), Some(text)) = (
+                    part["sessionID"].as_str(),
+                    part["id"].as_str(),
+                    part["text"].as_str(),
+                ) else {
+                    continue;
+                };
+                let session = session_entry(&mut sessions, session_id);
+                if part["type"] != "text"
+                    || session.summary_message.as_deref() != part["messageID"].as_str()
+                {
+                    continue;
+                }
+                match session
+                    .summary_parts
+                    .iter_mut()
+                    .find(|(id, _)| id == part_id)
+                {
+                    Some((_, existing)) => *existing = text.to_string(),
+                    None => session
+                        .summary_parts
+                        .push((part_id.to_string(), text.to_string())),
+                }
+            }
+            "event" if v["type"] == "session.compacted" => {
+                let Some(session_id) = v["properties"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let dir = need_directory(&directory).map_err(at)?;
+                let session = session_entry(&mut sessions, session_id);
+                let summary: Vec<&str> = session
+                    .summary_parts
+                    .iter()
+                    .map(|(_, t)| t.as_str())
+                    .collect();
+                let event = json!({"directory": dir, "sessionID": session_id, "summary": summary.join("\n")});
+                session.summary_message = None;
+                session.summary_parts.clear();
+                let report =
+                    promote::execute(&inner, event.to_string().as_bytes(), true).map_err(at)?;
+                out.push_str(&describe_promotion(&report));
+            }
             "event" if v["type"] == "session.idle" => {
                 let Some(session_id) = v["properties"]["sessionID"].as_str() else {
                     continue;
@@ -207,6 +279,8 @@ fn session_entry<'a>(sessions: &'a mut Vec<SessionLog>, id: &str) -> &'a mut Ses
                 id: id.to_string(),
                 turn: None,
                 turns: 0,
+                summary_message: None,
+                summary_parts: Vec::new(),
             });
             sessions.len() - 1
         }
@@ -266,6 +340,28 @@ fn show_turn(
         out.push_str(&render_text(ctx, dir, &session.id)?);
     }
     Ok(())
+}
+
+/// One line per candidate of a promotion report.
+fn describe_promotion(report: &str) -> String {
+    let report: Value = serde_json::from_str(report).unwrap_or(Value::Null);
+    let mut out = String::from("== compaction summary filed:\n");
+    for accepted in report["accepted"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "   kept ({}): [{}] {}\n",
+            accepted["outcome"].as_str().unwrap_or("?"),
+            accepted["type"].as_str().unwrap_or("?"),
+            accepted["text"].as_str().unwrap_or_default()
+        ));
+    }
+    for rejected in report["rejected"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "   rejected ({}): {}\n",
+            rejected["rule"].as_str().unwrap_or("?"),
+            rejected["line"].as_str().unwrap_or_default()
+        ));
+    }
+    out
 }
 
 fn render_text(ctx: &Context, directory: &str, session_id: &str) -> Result<String> {

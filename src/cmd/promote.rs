@@ -1,0 +1,142 @@
+//! `ocmem promote`: file the memory candidates of a finished compaction into workspace
+//! memory, and start the session's next block afresh.
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::json;
+
+use super::input::{directory, optional_str, parse_event, required_str};
+use super::{run_hook, Run};
+use crate::cli::Promote;
+use crate::context::Context;
+use crate::domain::candidates::{gate, parse_candidates, Candidate};
+use crate::domain::memory::{
+    merge, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
+};
+use crate::domain::session::SessionState;
+use crate::domain::time::format_rfc3339_ms;
+use crate::store::Updated;
+
+impl Run for Promote {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        run_hook(ctx, self.json, execute)
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Accepted<'a> {
+    #[serde(flatten)]
+    candidate: &'a Candidate,
+    #[serde(flatten)]
+    merged: Merged,
+}
+
+#[derive(Debug, Serialize)]
+struct Rejected<'a> {
+    line: &'a str,
+    rule: String,
+    reason: &'static str,
+}
+
+pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
+    let event = parse_event(stdin)?;
+    let directory = directory(&event)?;
+    let session_id = required_str(&event, "sessionID")?;
+    let summary = optional_str(&event, "summary")?.unwrap_or_default();
+
+    let (candidates, unreadable) = parse_candidates(summary);
+    let mut rejected: Vec<Rejected> = unreadable
+        .iter()
+        .map(|u| Rejected {
+            line: &u.line,
+            rule: "unreadable".into(),
+            reason: u.reason,
+        })
+        .collect();
+    let mut passed: Vec<&Candidate> = Vec::new();
+    for candidate in &candidates {
+        match gate(candidate) {
+            Ok(()) => passed.push(candidate),
+            Err(rejection) => rejected.push(Rejected {
+                line: &candidate.line,
+                rule: serde_json::to_value(rejection)?
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                reason: rejection.reason(),
+            }),
+        }
+    }
+
+    let store = ctx.store();
+    let workspace = store.workspace(directory);
+    let mut accepted: Vec<Accepted> = Vec::new();
+    let mut memory_left_newer = false;
+    if !passed.is_empty() {
+        let updated = store.update(
+            &workspace.memory_file(),
+            || WorkspaceMemory::new(&workspace.root, &workspace.key),
+            |memory| {
+                let outcomes: Vec<Merged> = passed
+                    .iter()
+                    .map(|c| {
+                        let new = NewMemory {
+                            kind: c.kind,
+                            text: c.text.clone(),
+                            rationale: c.rationale.clone(),
+                            source: Source::Compaction,
+                            confidence: COMPACTION_CONFIDENCE,
+                        };
+                        merge(memory, new, ctx.now_ms)
+                    })
+                    .collect();
+                if outcomes
+                    .iter()
+                    .any(|m| matches!(m, Merged::Added { .. } | Merged::Replaced { .. }))
+                {
+                    memory.updated_at = format_rfc3339_ms(ctx.now_ms);
+                }
+                outcomes
+            },
+        )?;
+        match updated {
+            Updated::Done { result, .. } => accepted.extend(
+                passed
+                    .iter()
+                    .zip(result)
+                    .map(|(candidate, merged)| Accepted { candidate, merged }),
+            ),
+            Updated::LeftNewer => memory_left_newer = true,
+        }
+    }
+
+    // The session's pending memories are in workspace memory now, and its next render shows
+    // the new block.
+    let cleared = store.update(
+        &workspace.session_file(session_id),
+        || SessionState::new(session_id),
+        |state| {
+            let pending = state.pending_memories.take().map_or(0, |p| p.len());
+            let had_block = state.frozen_workspace_block.take().is_some();
+            if pending > 0 || had_block {
+                state.updated_at = format_rfc3339_ms(ctx.now_ms);
+            }
+            pending
+        },
+    )?;
+    let pending_cleared = match cleared {
+        Updated::Done { result, .. } => result,
+        Updated::LeftNewer => 0,
+    };
+
+    if !json {
+        return Ok(String::new());
+    }
+    let line = json!({
+        "accepted": accepted,
+        "rejected": rejected,
+        "pendingCleared": pending_cleared,
+        "memoryLeftNewer": memory_left_newer,
+    });
+    Ok(format!("{line}\n"))
+}
