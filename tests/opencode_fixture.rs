@@ -170,13 +170,7 @@ fn replay_command_shows_the_hot_state_after_the_turn() {
 #[test]
 fn replay_with_a_data_dir_keeps_the_stores() {
     let env = Env::new();
-    let with_dir = env
-        .ocmem_without_data_dir()
-        .args(["replay", "--data-dir"])
-        .arg(&env.data)
-        .arg(fixture_path())
-        .output()
-        .unwrap();
+    let with_dir = env.replay_fixture();
     assert!(with_dir.status.success(), "{}", stderr(&with_dir));
     assert_eq!(errors(&env).len(), 1);
 }

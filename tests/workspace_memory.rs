@@ -598,13 +598,7 @@ fn a_newer_workspace_memory_is_left_alone_and_the_memory_kept_in_the_session() {
 #[test]
 fn replaying_the_recorded_session_files_its_compaction() {
     let env = Env::new();
-    let out = env
-        .ocmem_without_data_dir()
-        .args(["replay", "--data-dir"])
-        .arg(&env.data)
-        .arg(fixture_path())
-        .output()
-        .unwrap();
+    let out = env.replay_fixture();
     assert!(out.status.success(), "{}", stderr(&out));
     let root_entries: Vec<Value> = {
         let file = env

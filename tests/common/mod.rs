@@ -44,6 +44,17 @@ impl Env {
         cmd
     }
 
+    /// Replays the recorded session into this env's data dir, named after the
+    /// subcommand as a user would type it.
+    pub fn replay_fixture(&self) -> Output {
+        self.ocmem_without_data_dir()
+            .args(["replay", "--data-dir"])
+            .arg(&self.data)
+            .arg(fixture_path())
+            .output()
+            .unwrap()
+    }
+
     pub fn run(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Output {
         self.ocmem().args(args).write_stdin(stdin).output().unwrap()
     }
