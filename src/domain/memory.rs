@@ -444,6 +444,11 @@ pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
     layout(WORKSPACE_HEADER, &labels, &lines, MAX_RENDERED_CHARS)
 }
 
+/// Days since the entry's last update when it is past its `staleAfterDays` at `now_ms`.
+pub fn stale_days(entry: &MemoryEntry, now_ms: i64) -> Option<i64> {
+    age_marker(entry, Some(now_ms))
+}
+
 fn age_marker(entry: &MemoryEntry, now_ms: Option<i64>) -> Option<i64> {
     let stale_after = entry.stale_after_days? as i64;
     let updated = parse_rfc3339(&entry.updated_at)?;

@@ -73,6 +73,17 @@ impl SessionState {
         }
     }
 
+    /// When the session was last used: its `updatedAt`, else the newest time any file or
+    /// error of it was seen; `None` when the store tells neither (the caller falls back to
+    /// the file's modification time). Idle sessions are swept, and audited, by this.
+    pub fn last_used_ms(&self) -> Option<i64> {
+        parse_rfc3339(&self.updated_at).or_else(|| {
+            let files = self.active_files.iter().map(|f| f.last_seen);
+            let errors = self.open_errors.iter().map(|e| e.last_seen);
+            files.chain(errors).max()
+        })
+    }
+
     pub fn has_applied(&self, call_id: &str) -> bool {
         self.applied_calls.iter().any(|c| c == call_id)
     }

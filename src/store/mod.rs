@@ -5,6 +5,7 @@
 //! quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and replaced by a fresh store; a
 //! file written by a newer format version is never overwritten.
 
+pub mod inventory;
 pub mod workspace;
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -51,6 +52,17 @@ pub enum Updated<R> {
     Done { result: R, written: bool },
     /// The file was written by a newer format version and was left untouched.
     LeftNewer,
+}
+
+/// A store as a read-only audit sees it.
+#[derive(Debug)]
+pub enum Snapshot<T> {
+    Missing,
+    Ok(T),
+    /// Does not parse; the reason.
+    Corrupt(String),
+    /// Written by a newer format version.
+    Newer(u64),
 }
 
 enum Parsed<T> {
@@ -102,6 +114,21 @@ impl Store {
         }
     }
 
+    /// Reads a store for an audit: under a shared lock when its lock file exists (so a
+    /// read-modify-write in progress finishes first), never creating, quarantining or
+    /// changing anything.
+    pub fn snapshot<T: Document>(&self, path: &Path) -> Result<Snapshot<T>> {
+        let _lock = self.lock_shared_if_present(path)?;
+        Ok(match read_if_exists(path)? {
+            None => Snapshot::Missing,
+            Some(bytes) => match parse::<T>(&bytes) {
+                Parsed::Ok(doc) => Snapshot::Ok(doc),
+                Parsed::Newer(version) => Snapshot::Newer(version),
+                Parsed::Corrupt(reason) => Snapshot::Corrupt(reason),
+            },
+        })
+    }
+
     /// Locks `path`, reads it (or starts from `fresh()`), runs `change`, and writes the
     /// result back only when it differs from what was read.
     pub fn update<T: Document, R>(
@@ -150,27 +177,106 @@ impl Store {
             .truncate(false)
             .open(&lock_path)
             .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
-        let started = Instant::now();
-        let mut pause = Duration::from_millis(1);
-        loop {
-            match FileExt::try_lock_exclusive(&file) {
-                Ok(()) => return Ok(file),
-                Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
-                    if started.elapsed() >= LOCK_WAIT {
-                        bail!(
-                            "store busy: {} is locked by another process (waited {} s); nothing was changed",
-                            path.display(),
-                            LOCK_WAIT.as_secs()
-                        );
-                    }
-                    sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(16));
-                }
-                Err(e) => {
-                    return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-                }
-            }
+        wait_for_lock(&file, path, &lock_path, FileExt::try_lock_exclusive)?;
+        Ok(file)
+    }
+
+    /// Removes a store and its lock file, under the lock, when `remove(&snapshot)` still holds
+    /// once the lock is taken (a hook may have used the store meanwhile). Returns the bytes
+    /// removed, or `None` when it was kept or already gone.
+    pub fn remove_store_if<T: Document>(
+        &self,
+        path: &Path,
+        remove: impl FnOnce(&Snapshot<T>) -> bool,
+    ) -> Result<Option<u64>> {
+        let lock_path = sibling(path, ".lock");
+        if !path.exists() {
+            return Ok(None);
         }
+        let _lock = self.lock(path)?;
+        let snapshot = match read_if_exists(path)? {
+            None => return Ok(None),
+            Some(bytes) => match parse::<T>(&bytes) {
+                Parsed::Ok(doc) => Snapshot::Ok(doc),
+                Parsed::Newer(version) => Snapshot::Newer(version),
+                Parsed::Corrupt(reason) => Snapshot::Corrupt(reason),
+            },
+        };
+        if !remove(&snapshot) {
+            return Ok(None);
+        }
+        let bytes = remove_file(path)?;
+        // Removing the lock file while holding it: a process that opened it meanwhile
+        // finds the store gone and starts afresh, as it would after the removal anyway.
+        let lock_bytes = remove_file(&lock_path)?;
+        Ok(Some(bytes + lock_bytes))
+    }
+
+    /// Removes the lock file of a store that no longer exists, if no process holds it.
+    /// Returns whether it was removed.
+    pub fn remove_unused_lock(&self, lock_path: &Path) -> Result<bool> {
+        let file = match File::open(lock_path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
+            }
+        };
+        if FileExt::try_lock_exclusive(&file).is_err() {
+            return Ok(false);
+        }
+        let store = lock_path.with_extension("");
+        if store.exists() {
+            return Ok(false);
+        }
+        remove_file(lock_path)?;
+        Ok(true)
+    }
+
+    /// Changes a store under its lock like `update`, but first copies the file as it was
+    /// to `backup` (created afresh, never overwritten) when the change alters it. Corrupt
+    /// and newer-version stores are left alone.
+    pub fn update_with_backup<T: Document, R>(
+        &self,
+        path: &Path,
+        backup: &Path,
+        change: impl FnOnce(&mut T) -> R,
+    ) -> Result<Snapshot<(R, bool)>> {
+        let _lock = self.lock(path)?;
+        let Some(original) = read_if_exists(path)? else {
+            return Ok(Snapshot::Missing);
+        };
+        let mut doc = match parse::<T>(&original) {
+            Parsed::Ok(doc) => doc,
+            Parsed::Newer(version) => return Ok(Snapshot::Newer(version)),
+            Parsed::Corrupt(reason) => return Ok(Snapshot::Corrupt(reason)),
+        };
+        let before = to_pretty_json(&doc)?;
+        let result = change(&mut doc);
+        let after = to_pretty_json(&doc)?;
+        let written = before != after;
+        if written {
+            write_backup(backup, &original)?;
+            write_atomically(path, after.as_bytes())?;
+        }
+        Ok(Snapshot::Ok((result, written)))
+    }
+
+    /// A shared lock on `path`'s existing lock file, waiting at most `LOCK_WAIT`; `None` when
+    /// there is no lock file (creating one would be a write).
+    fn lock_shared_if_present(&self, path: &Path) -> Result<Option<File>> {
+        let lock_path = sibling(path, ".lock");
+        let file = match File::open(&lock_path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
+            }
+        };
+        wait_for_lock(&file, path, &lock_path, FileExt::try_lock_shared)?;
+        Ok(Some(file))
     }
 
     /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
@@ -198,6 +304,36 @@ impl Store {
             target.display()
         );
         prune_quarantined(path)
+    }
+}
+
+/// Retries `try_lock` with a growing pause until it succeeds or `LOCK_WAIT` has passed.
+fn wait_for_lock(
+    file: &File,
+    path: &Path,
+    lock_path: &Path,
+    try_lock: fn(&File) -> std::io::Result<()>,
+) -> Result<()> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match try_lock(file) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
+                if started.elapsed() >= LOCK_WAIT {
+                    bail!(
+                        "store busy: {} is locked by another process (waited {} s); nothing was changed",
+                        path.display(),
+                        LOCK_WAIT.as_secs()
+                    );
+                }
+                sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(16));
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
+            }
+        }
     }
 }
 
@@ -324,6 +460,54 @@ fn prune_quarantined(path: &Path) -> Result<()> {
         fs::remove_file(&old).with_context(|| format!("cannot remove {}", old.display()))?;
     }
     Ok(())
+}
+
+/// Removes a file; returns its size, or 0 when it was already gone.
+pub fn remove_file(path: &Path) -> Result<u64> {
+    let bytes = match fs::symlink_metadata(path) {
+        Ok(meta) => meta.len(),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
+    };
+    match fs::remove_file(path) {
+        Ok(()) => Ok(bytes),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(0),
+        Err(e) => Err(e).with_context(|| format!("cannot remove {}", path.display())),
+    }
+}
+
+/// Removes a directory when it is empty; returns whether it did.
+pub fn remove_dir_if_empty(dir: &Path) -> Result<bool> {
+    match fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Ok(false);
+            }
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    }
+    match fs::remove_dir(dir) {
+        Ok(()) => Ok(true),
+        // Something was created meanwhile: keep it.
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+        Err(_) if fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some()) => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("cannot remove directory {}", dir.display())),
+    }
+}
+
+/// Writes a backup copy, durably, refusing to replace an existing file.
+fn write_backup(backup: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = backup.parent().context("backup path has no directory")?;
+    create_private_dir(dir)?;
+    let mut file = private_options()
+        .write(true)
+        .create_new(true)
+        .open(backup)
+        .with_context(|| format!("cannot create backup {}", backup.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("cannot write backup {}", backup.display()))
 }
 
 fn create_private_dir(dir: &Path) -> Result<()> {

@@ -1,0 +1,294 @@
+//! What lies in the data directory, for `gc --sweep` and `baseline`: every workspace
+//! directory with its stores, locks, quarantined copies and temp files. Listing only; reading
+//! a store goes through `Store::snapshot`.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use anyhow::{Context as _, Result};
+
+/// The file name of a workspace's memory store.
+pub const MEMORY_FILE: &str = "workspace-memory.json";
+/// The directory of a workspace's session stores.
+pub const SESSIONS_DIR: &str = "sessions";
+
+/// A temp file older than this has no writer left: it is an orphan.
+pub const ORPHAN_TEMP_AGE_MS: i64 = 60 * 60 * 1000;
+
+/// What a file in a workspace directory is, judged by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Store,
+    Lock,
+    /// `<store>.corrupt-<unix ms>`, moved aside because it did not parse.
+    Quarantined,
+    /// `<store>.tmp…`, left behind by a writer that died before its rename.
+    Temp,
+    Other,
+}
+
+/// The kind of a file from its name, and the name of the store it belongs to.
+pub fn classify(name: &str) -> (FileKind, &str) {
+    if let Some(store) = name.strip_suffix(".lock") {
+        return (FileKind::Lock, store);
+    }
+    if let Some((store, stamp)) = name.split_once(".corrupt-") {
+        if !stamp.is_empty() && stamp.bytes().all(|b| b.is_ascii_digit()) {
+            return (FileKind::Quarantined, store);
+        }
+    }
+    // Ours are `<store>.tmp-<pid>-<nanos>`; other writers used `<store>.tmp` or `.tmp.<n>`.
+    if let Some(index) = name.find(".json.tmp") {
+        return (FileKind::Temp, &name[..index + ".json".len()]);
+    }
+    if name.ends_with(".json") {
+        return (FileKind::Store, name);
+    }
+    (FileKind::Other, name)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    pub path: PathBuf,
+    pub bytes: u64,
+    /// Unix milliseconds of the last modification, when the file system tells it.
+    pub modified_ms: Option<i64>,
+}
+
+impl FileInfo {
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// A temp file no writer will rename any more (its age is unknown: not an orphan).
+    pub fn is_orphan_temp(&self, now_ms: i64) -> bool {
+        self.modified_ms
+            .is_some_and(|m| now_ms - m > ORPHAN_TEMP_AGE_MS)
+    }
+
+    /// The store a lock, quarantined copy or temp file belongs to, next to it.
+    pub fn store_path(&self) -> PathBuf {
+        let name = self.name();
+        self.path.with_file_name(classify(&name).1)
+    }
+}
+
+/// One `workspaces/<key>/` directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkspaceFiles {
+    pub key: String,
+    pub dir: PathBuf,
+    pub memory: Option<FileInfo>,
+    pub sessions: Vec<FileInfo>,
+    /// Files of the workspace directory and of `sessions/`, by kind.
+    pub locks: Vec<FileInfo>,
+    pub quarantined: Vec<FileInfo>,
+    pub temp_files: Vec<FileInfo>,
+    pub other: Vec<FileInfo>,
+    /// Directories other than `sessions/`, which ocmem never made and never removes.
+    pub other_dirs: Vec<PathBuf>,
+}
+
+impl WorkspaceFiles {
+    pub fn bytes(&self) -> u64 {
+        self.memory
+            .iter()
+            .chain(&self.sessions)
+            .chain(&self.locks)
+            .chain(&self.quarantined)
+            .chain(&self.temp_files)
+            .chain(&self.other)
+            .map(|f| f.bytes)
+            .sum()
+    }
+
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.dir.join(SESSIONS_DIR)
+    }
+}
+
+/// Where `gc --false-positives` copies the session files it changes in a run at `now_ms`:
+/// `<data dir>/backups/<UTC time, e.g. 20261121T193109.504Z>/`.
+pub fn backup_dir(data_dir: &Path, now_ms: i64) -> PathBuf {
+    let stamp = crate::domain::time::format_rfc3339_ms(now_ms).replace([':', '-'], "");
+    data_dir.join("backups").join(stamp)
+}
+
+/// Every workspace directory under `data_dir`, sorted by key; only `only_key` when given.
+/// A data directory that does not exist holds no workspaces.
+pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFiles>> {
+    let root = data_dir.join("workspaces");
+    let mut workspaces = Vec::new();
+    for entry in list(&root)? {
+        let Ok(meta) = fs::metadata(&entry) else {
+            continue;
+        };
+        let key = entry
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !meta.is_dir() || only_key.is_some_and(|k| k != key) {
+            continue;
+        }
+        let mut workspace = WorkspaceFiles {
+            key,
+            dir: entry.clone(),
+            ..WorkspaceFiles::default()
+        };
+        for path in list(&entry)? {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path.is_dir() {
+                if name != SESSIONS_DIR {
+                    workspace.other_dirs.push(path.clone());
+                }
+                continue;
+            }
+            let Some(info) = file_info(&path)? else {
+                continue;
+            };
+            match classify(&name) {
+                (FileKind::Store, MEMORY_FILE) => workspace.memory = Some(info),
+                (kind, _) => workspace.file_of_kind(kind, info),
+            }
+        }
+        for path in list(&entry.join(SESSIONS_DIR))? {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let Some(info) = file_info(&path)? else {
+                continue;
+            };
+            match classify(&name).0 {
+                FileKind::Store => workspace.sessions.push(info),
+                kind => workspace.file_of_kind(kind, info),
+            }
+        }
+        workspaces.push(workspace);
+    }
+    workspaces.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(workspaces)
+}
+
+impl WorkspaceFiles {
+    fn file_of_kind(&mut self, kind: FileKind, info: FileInfo) {
+        match kind {
+            FileKind::Lock => self.locks.push(info),
+            FileKind::Quarantined => self.quarantined.push(info),
+            FileKind::Temp => self.temp_files.push(info),
+            FileKind::Store | FileKind::Other => self.other.push(info),
+        }
+    }
+}
+
+/// The entries of `dir`, sorted; none when it does not exist.
+fn list(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        paths.push(entry.path());
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// Size and modification time of a regular file; `None` for directories and files that
+/// vanished meanwhile.
+fn file_info(path: &Path) -> Result<Option<FileInfo>> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
+    };
+    if meta.is_dir() {
+        return Ok(None);
+    }
+    let modified_ms = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_millis() as i64);
+    Ok(Some(FileInfo {
+        path: path.to_path_buf(),
+        bytes: meta.len(),
+        modified_ms,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_classified_by_name() {
+        assert_eq!(
+            classify("workspace-memory.json"),
+            (FileKind::Store, "workspace-memory.json")
+        );
+        assert_eq!(classify("ab12.json.lock"), (FileKind::Lock, "ab12.json"));
+        assert_eq!(
+            classify("ab12.json.corrupt-1795276434504"),
+            (FileKind::Quarantined, "ab12.json")
+        );
+        assert_eq!(
+            classify("ab12.json.corrupt-soon"),
+            (FileKind::Other, "ab12.json.corrupt-soon")
+        );
+        assert_eq!(
+            classify("ab12.json.tmp-4242-991"),
+            (FileKind::Temp, "ab12.json")
+        );
+        assert_eq!(
+            classify("workspace-memory.json.tmp"),
+            (FileKind::Temp, "workspace-memory.json")
+        );
+        assert_eq!(classify("notes.txt"), (FileKind::Other, "notes.txt"));
+    }
+
+    #[test]
+    fn scan_lists_workspaces_and_their_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("workspaces/0123456789abcdef");
+        fs::create_dir_all(ws.join("sessions")).unwrap();
+        fs::write(ws.join(MEMORY_FILE), "{}").unwrap();
+        fs::write(ws.join("workspace-memory.json.lock"), "").unwrap();
+        fs::write(ws.join("sessions/aa.json"), "{}").unwrap();
+        fs::write(ws.join("sessions/aa.json.corrupt-5"), "x").unwrap();
+        fs::write(ws.join("sessions/bb.json.tmp-1-2"), "xy").unwrap();
+        fs::create_dir_all(tmp.path().join("workspaces/fedcba9876543210")).unwrap();
+
+        let all = scan(tmp.path(), None).unwrap();
+        assert_eq!(all.len(), 2);
+        let first = &all[0];
+        assert_eq!(first.key, "0123456789abcdef");
+        assert!(first.memory.is_some());
+        assert_eq!(first.sessions.len(), 1);
+        assert_eq!(first.locks.len(), 1);
+        assert_eq!(
+            first.quarantined[0].store_path(),
+            ws.join("sessions/aa.json")
+        );
+        assert_eq!(
+            first.temp_files[0].store_path(),
+            ws.join("sessions/bb.json")
+        );
+        assert_eq!(first.bytes(), 2 + 2 + 1 + 2);
+        assert!(all[1].memory.is_none() && all[1].sessions.is_empty());
+
+        let one = scan(tmp.path(), Some("fedcba9876543210")).unwrap();
+        assert_eq!(one.len(), 1);
+        assert!(scan(&tmp.path().join("missing"), None).unwrap().is_empty());
+    }
+}
