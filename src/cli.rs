@@ -17,6 +17,7 @@ Environment:
   XDG_DATA_HOME    default data directory is $XDG_DATA_HOME/opencode-working-memory,
                    else ~/.local/share/opencode-working-memory
   OCMEM_NOW        the current time, RFC 3339 or Unix milliseconds (for tests and reports)
+  OCMEM_TTL_DAYS   days a session may stay idle before `gc --sweep` removes it (1-365, default 30)
 
 Exit status: 0 success, 1 bad input or I/O failure, 2 command-line usage error.";
 
@@ -37,6 +38,8 @@ pub enum Command {
     Render(Render),
     Compact(Compact),
     Promote(Promote),
+    Gc(Gc),
+    Baseline(Baseline),
     Replay(Replay),
 }
 
@@ -115,6 +118,80 @@ pub struct Promote {
     /// Print the accepted and rejected candidates, with the reason for each, as one JSON line
     #[arg(long)]
     pub json: bool,
+}
+
+const GC_EXAMPLE: &str = r#"Stdin (session deleted): {"directory": D, "sessionID": S}
+
+Examples:
+  echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem gc
+  ocmem gc --sweep --dry-run
+  ocmem gc --sweep --older-than 14 --workspace ~/src/demo
+  ocmem gc --false-positives --dry-run --json"#;
+
+/// Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors
+///
+/// With a session event on stdin (OpenCode's session.deleted), removes that session's file;
+/// its explicit memories are already in workspace memory. --sweep removes idle sessions, old
+/// temp files, surplus quarantined copies, stale locks and empty workspace directories.
+/// --false-positives removes stored open errors that today's rules would not record, after
+/// backing up each session file it changes under <data dir>/backups/. Workspace memory
+/// entries are never touched.
+#[derive(Debug, Args)]
+#[command(after_help = GC_EXAMPLE)]
+#[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives"])))]
+pub struct Gc {
+    /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty
+    /// workspace directories
+    #[arg(long)]
+    pub sweep: bool,
+
+    /// Remove stored open errors that today's rules would not record (backed up first)
+    #[arg(long)]
+    pub false_positives: bool,
+
+    /// With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]
+    #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u16).range(1..=365), requires = "sweep")]
+    pub older_than: Option<u16>,
+
+    /// Only the workspace that DIR belongs to
+    #[arg(long, value_name = "DIR", requires = "mode")]
+    pub workspace: Option<PathBuf>,
+
+    /// Show what would be removed, and change nothing
+    #[arg(long, requires = "mode")]
+    pub dry_run: bool,
+
+    /// Print the report as one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+const BASELINE_EXAMPLE: &str = "Examples:
+  ocmem baseline
+  ocmem baseline --workspace ~/src/demo --json
+  ocmem baseline --check || echo 'memory needs attention'";
+
+/// Audit every store under the data directory, read-only
+///
+/// For each workspace: memory entries by type and source, rendered chars against the budget,
+/// entries still holding a secret, stale entries, sessions, open errors and suspected false
+/// positives, corrupt or quarantined files, orphan temp files and bytes on disk; then totals.
+/// Reads stores written by the TypeScript plugin too, and never writes.
+#[derive(Debug, Args)]
+#[command(after_help = BASELINE_EXAMPLE)]
+pub struct Baseline {
+    /// Only the workspace that DIR belongs to
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+
+    /// Print a JSON document with a stable schema (see the `schema` field) instead of a table
+    #[arg(long)]
+    pub json: bool,
+
+    /// Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version
+    /// store exists, saying why
+    #[arg(long)]
+    pub check: bool,
 }
 
 const REPLAY_EXAMPLE: &str = "Example:

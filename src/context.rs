@@ -22,6 +22,8 @@ pub struct Context {
     /// Whether the data directory was named by `--data-dir` (replay uses a temporary one
     /// otherwise, so a demo never touches real memory).
     pub data_dir_from_flag: bool,
+    /// `OCMEM_TTL_DAYS`, unparsed: only `gc --sweep` reads it, and judges it then.
+    pub ttl_days_env: Option<String>,
 }
 
 impl Context {
@@ -40,6 +42,7 @@ impl Context {
             now_ms,
             data_dir,
             data_dir_from_flag,
+            ttl_days_env: non_empty_env("OCMEM_TTL_DAYS"),
         })
     }
 

@@ -172,7 +172,16 @@ fn replay_with_a_data_dir_keeps_the_stores() {
     let env = Env::new();
     let with_dir = env.replay_fixture();
     assert!(with_dir.status.success(), "{}", stderr(&with_dir));
-    assert_eq!(errors(&env).len(), 1);
+    // The recorded session ends with its deletion: the session store goes, the workspace
+    // memory stays.
+    assert!(stdout(&with_dir).contains("deleted: its session file removed"));
+    assert!(!env.session_file(DEMO_DIR, DEMO_SESSION).exists());
+    let files = env.data_files();
+    assert!(
+        files.iter().any(|f| f.ends_with("/workspace-memory.json")),
+        "{files:?}"
+    );
+    assert!(!files.iter().any(|f| f.contains("/sessions/")), "{files:?}");
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! the store; `execute` functions take the event bytes and return the text to print, so
 //! `replay` and the tests can drive them without a process.
 
+pub mod baseline;
 pub mod compact;
+pub mod gc;
 pub mod input;
 pub mod promote;
 pub mod render;
@@ -27,6 +29,8 @@ impl Run for Command {
             Command::Compact(cmd) => cmd.run(ctx),
             Command::Promote(cmd) => cmd.run(ctx),
             Command::Render(cmd) => cmd.run(ctx),
+            Command::Gc(cmd) => cmd.run(ctx),
+            Command::Baseline(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
         }
     }

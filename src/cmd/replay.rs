@@ -3,7 +3,7 @@
 //!
 //! The log holds one `{"k": hook, "v": payload}` object per line, as OpenCode passed them to a
 //! plugin: `init` (directory), `chat.message`, `system.transform`, `tool.execute.after`,
-//! `compacting` and `event`. The clock follows the times recorded in the events, so a replay
+//! `compacting` and `event` (a `session.deleted` event runs `gc` for the session). The clock follows the times recorded in the events, so a replay
 //! is the same on every run.
 
 use std::fs;
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::{compact, print, promote, render, tool_after, Run};
+use super::{compact, gc, print, promote, render, tool_after, Run};
 use crate::cli::Replay;
 use crate::context::Context;
 
@@ -47,6 +47,8 @@ struct SessionLog {
     /// The compaction summary being written: its message id and its text parts by part id.
     summary_message: Option<String>,
     summary_parts: Vec<(String, String)>,
+    /// Deleted by `session.deleted`: rendering it again would bring its store back.
+    deleted: bool,
 }
 
 pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
@@ -207,6 +209,22 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     promote::execute(&inner, event.to_string().as_bytes(), true).map_err(at)?;
                 out.push_str(&describe_promotion(&report));
             }
+            "event" if v["type"] == "session.deleted" => {
+                let Some(session_id) = v["properties"]["sessionID"].as_str() else {
+                    continue;
+                };
+                let dir = need_directory(&directory).map_err(at)?;
+                let session = session_entry(&mut sessions, session_id);
+                if session.turn.as_ref().is_some_and(|t| !t.shown) {
+                    show_turn(&inner, &mut out, Some(dir), session).map_err(at)?;
+                }
+                session.deleted = true;
+                let event = json!({"directory": dir, "sessionID": session_id});
+                gc::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                out.push_str(&format!(
+                    "\n== session {session_id} deleted: its session file removed, its memories kept\n"
+                ));
+            }
             "event" if v["type"] == "session.idle" => {
                 let Some(session_id) = v["properties"]["sessionID"].as_str() else {
                     continue;
@@ -228,7 +246,7 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
     }
     out.push_str("\n== end of log\n");
     if let Some(dir) = directory.as_deref() {
-        for session in &sessions {
+        for session in sessions.iter().filter(|s| !s.deleted) {
             out.push_str(&format!(
                 "\nrender for session {} at the end:\n",
                 session.id
@@ -281,6 +299,7 @@ fn session_entry<'a>(sessions: &'a mut Vec<SessionLog>, id: &str) -> &'a mut Ses
                 turns: 0,
                 summary_message: None,
                 summary_parts: Vec::new(),
+                deleted: false,
             });
             sessions.len() - 1
         }

@@ -1,0 +1,96 @@
+//! `ocmem baseline`: a read-only audit of every store under the data directory. Lists the
+//! workspace directories, reads each store with `Store::snapshot` (a shared lock when a lock
+//! file exists, never a write, a quarantine or a new file), and hands what it found to
+//! `domain::audit`, which counts, judges and formats.
+
+use anyhow::{bail, Result};
+
+use super::{print, Run};
+use crate::cli::Baseline;
+use crate::context::Context;
+use crate::domain::audit::{self, StoreInput, Stored, WorkspaceInput};
+use crate::store::inventory::{scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
+use crate::store::{Document, Snapshot, Store};
+
+impl Run for Baseline {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        let store = ctx.store();
+        let only = self
+            .workspace
+            .as_deref()
+            .map(|dir| store.workspace(&dir.to_string_lossy()));
+        // Absolute, so that every path in the report can be used as it is.
+        let data_dir = std::path::absolute(&ctx.data_dir).unwrap_or_else(|_| ctx.data_dir.clone());
+        let workspaces = scan(&data_dir, only.as_ref().map(|w| w.key.as_str()))?;
+        let inputs = workspaces
+            .iter()
+            .map(|files| workspace_input(&store, files, ctx.now_ms))
+            .collect::<Result<Vec<_>>>()?;
+        let report = audit::report(&data_dir, ctx.now_ms, &inputs);
+
+        let text = if self.json {
+            format!("{}\n", serde_json::to_string_pretty(&report)?)
+        } else {
+            let scope = only.map(|w| format!("for {} (key {})", w.root, w.key));
+            audit::render_table(&report, scope.as_deref())
+        };
+        print(&text)?;
+
+        if self.check && !report.problems.is_empty() {
+            for problem in &report.problems {
+                eprintln!("ocmem: check: {}", problem.check_line());
+            }
+            let n = report.problems.len();
+            bail!(
+                "baseline check failed: {n} problem{}",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Reads every store of one workspace directory, read-only.
+fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result<WorkspaceInput> {
+    let memory = match &files.memory {
+        Some(info) => read(store, info)?,
+        None => StoreInput {
+            path: files.dir.join(MEMORY_FILE),
+            stored: Stored::Missing,
+            modified_ms: None,
+        },
+    };
+    let sessions = files
+        .sessions
+        .iter()
+        .map(|info| read(store, info))
+        .collect::<Result<Vec<_>>>()?;
+    let orphans = files
+        .temp_files
+        .iter()
+        .filter(|t| t.is_orphan_temp(now_ms))
+        .count();
+    Ok(WorkspaceInput {
+        key: files.key.clone(),
+        dir: files.dir.clone(),
+        memory,
+        sessions,
+        quarantined: files.quarantined.len() as u64,
+        orphan_temp_files: orphans as u64,
+        bytes: files.bytes(),
+    })
+}
+
+fn read<T: Document>(store: &Store, info: &FileInfo) -> Result<StoreInput<T>> {
+    let stored = match store.snapshot::<T>(&info.path)? {
+        Snapshot::Missing => Stored::Missing,
+        Snapshot::Ok(doc) => Stored::Ok(doc),
+        Snapshot::Corrupt(reason) => Stored::Corrupt(reason),
+        Snapshot::Newer(version) => Stored::Newer(version),
+    };
+    Ok(StoreInput {
+        path: info.path.clone(),
+        stored,
+        modified_ms: info.modified_ms,
+    })
+}

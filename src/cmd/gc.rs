@@ -1,0 +1,517 @@
+//! `ocmem gc`: remove what is dead. Three uses:
+//! - a session event on stdin (OpenCode's `session.deleted`): that session's file and lock;
+//! - `--sweep`: idle sessions and leftovers across the data directory (rules in
+//!   `domain::sweep`);
+//! - `--false-positives`: stored open errors today's rules would not record (rules in
+//!   `domain::false_positive`), each changed session file backed up first.
+//!
+//! Workspace memory is never touched. `--dry-run` reads only, without taking any lock.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+use serde_json::json;
+
+use super::input::{directory, parse_event, required_str};
+use super::{print, run_hook, Run};
+use crate::cli::Gc;
+use crate::context::Context;
+use crate::domain::false_positive::judge;
+use crate::domain::session::{OpenError, SessionState};
+use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
+use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles};
+use crate::store::{remove_dir_if_empty, remove_file, Snapshot, Store, QUARANTINE_KEPT};
+
+const USES: &str = "\
+ocmem gc has three uses:
+  ocmem gc < event.json          remove a deleted session: stdin {\"directory\": D, \"sessionID\": S}
+  ocmem gc --sweep [--dry-run]   remove idle sessions, old temp files, surplus quarantined copies,
+                                 stale locks and empty workspace directories
+  ocmem gc --false-positives [--dry-run]
+                                 remove stored open errors today's rules would not record
+                                 (backed up first)
+See 'ocmem gc --help'.";
+
+impl Run for Gc {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        if self.sweep {
+            let ttl = ttl_days(self.older_than, ctx.ttl_days_env.as_deref())
+                .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e + "\n"))?;
+            return print(&sweep(ctx, self, ttl)?);
+        }
+        if self.false_positives {
+            return print(&false_positives(ctx, self)?);
+        }
+        if std::io::stdin().is_terminal() {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                format!("no session event on stdin and no mode given\n\n{USES}\n"),
+            )
+            .into());
+        }
+        run_hook(ctx, self.json, execute)
+    }
+}
+
+/// The session-deleted event: removes that session's store and lock.
+pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
+    let event = parse_event(stdin)?;
+    let directory = directory(&event)?;
+    let session_id = required_str(&event, "sessionID")?;
+    let store = ctx.store();
+    let path = store.workspace(directory).session_file(session_id);
+    let removed = store.remove_store_if::<SessionState>(&path, |_| true)?;
+    if let Some(sessions_dir) = path.parent() {
+        // The workspace directory itself stays: it holds the workspace memory, or is swept.
+        remove_dir_if_empty(sessions_dir)?;
+    }
+    Ok(if json {
+        format!(
+            "{}\n",
+            json!({"removed": removed.is_some(), "path": path, "bytes": removed.unwrap_or(0)})
+        )
+    } else {
+        String::new()
+    })
+}
+
+/// The workspaces a run covers: all, or the one `--workspace` names.
+fn workspaces(ctx: &Context, only: Option<&Path>) -> Result<Vec<WorkspaceFiles>> {
+    let key = only.map(|dir| ctx.store().workspace(&dir.to_string_lossy()).key);
+    scan(&ctx.data_dir, key.as_deref())
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Removal {
+    kind: &'static str,
+    path: PathBuf,
+    bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    idle_days: Option<i64>,
+}
+
+#[derive(Debug, Default)]
+struct Sweep {
+    removed: Vec<Removal>,
+    /// Files and directories that were due but were in use or changed meanwhile.
+    kept: Vec<(PathBuf, String)>,
+}
+
+impl Sweep {
+    fn push(&mut self, kind: RemovalKind, path: &Path, bytes: u64, idle: Option<i64>) {
+        self.removed.push(Removal {
+            kind: kind.as_str(),
+            path: path.to_path_buf(),
+            bytes,
+            idle_days: idle,
+        });
+    }
+}
+
+fn sweep(ctx: &Context, gc: &Gc, ttl: u16) -> Result<String> {
+    let store = ctx.store();
+    let now = ctx.now_ms;
+    let mut sweep = Sweep::default();
+    for workspace in workspaces(ctx, gc.workspace.as_deref())? {
+        sweep_workspace(&store, &workspace, now, ttl, gc.dry_run, &mut sweep)?;
+    }
+    let bytes: u64 = sweep.removed.iter().map(|r| r.bytes).sum();
+    if gc.json {
+        let report = json!({
+            "dryRun": gc.dry_run,
+            "ttlDays": ttl,
+            "removed": sweep.removed,
+            "kept": with_reasons(&sweep.kept),
+            "bytes": bytes,
+        });
+        return Ok(format!("{report:#}\n"));
+    }
+    let verb = removal_verb(gc.dry_run);
+    let mut out = String::new();
+    for removal in &sweep.removed {
+        let mut notes = Vec::new();
+        if removal.kind != RemovalKind::EmptyDirectory.as_str() {
+            notes.push(human_bytes(removal.bytes));
+        }
+        if let Some(days) = removal.idle_days {
+            notes.push(format!("idle {days} days"));
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
+        };
+        out.push_str(&format!(
+            "{verb} {:<19} {}{notes}\n",
+            removal.kind,
+            removal.path.display(),
+        ));
+    }
+    for (path, why) in &sweep.kept {
+        out.push_str(&format!("kept {}: {why}\n", path.display()));
+    }
+    if sweep.removed.is_empty() {
+        out.push_str(&format!(
+            "nothing to remove (sessions are kept until idle for more than {ttl} days)\n"
+        ));
+    } else {
+        out.push_str(&format!(
+            "{verb} {} item{}, {} {}\n",
+            sweep.removed.len(),
+            plural(sweep.removed.len()),
+            human_bytes(bytes),
+            if gc.dry_run {
+                "would be reclaimed"
+            } else {
+                "reclaimed"
+            }
+        ));
+    }
+    Ok(out)
+}
+
+fn sweep_workspace(
+    store: &Store,
+    workspace: &WorkspaceFiles,
+    now: i64,
+    ttl: u16,
+    dry_run: bool,
+    sweep: &mut Sweep,
+) -> Result<()> {
+    let before = sweep.removed.len();
+    let mut gone: Vec<PathBuf> = Vec::new();
+
+    for session in &workspace.sessions {
+        let last_used = |snapshot: &Snapshot<SessionState>| match snapshot {
+            Snapshot::Ok(state) => state.last_used_ms().or(session.modified_ms),
+            Snapshot::Corrupt(_) => session.modified_ms,
+            // Another version owns it; it sweeps it.
+            Snapshot::Newer(_) | Snapshot::Missing => None,
+        };
+        let idle = |snapshot: &Snapshot<SessionState>| {
+            last_used(snapshot).filter(|&used| is_idle(used, now, ttl))
+        };
+        let snapshot = store.snapshot::<SessionState>(&session.path)?;
+        let Some(used) = idle(&snapshot) else {
+            continue;
+        };
+        let lock = lock_of(&session.path);
+        let lock_bytes = workspace
+            .locks
+            .iter()
+            .find(|l| l.path == lock)
+            .map_or(0, |l| l.bytes);
+        let removed = if dry_run {
+            Some(session.bytes + lock_bytes)
+        } else {
+            store.remove_store_if::<SessionState>(&session.path, |s| idle(s).is_some())?
+        };
+        match removed {
+            Some(bytes) => {
+                sweep.push(
+                    RemovalKind::IdleSession,
+                    &session.path,
+                    bytes,
+                    Some(idle_days(used, now)),
+                );
+                gone.push(session.path.clone());
+                gone.push(lock);
+            }
+            None => sweep
+                .kept
+                .push((session.path.clone(), "used again meanwhile".into())),
+        }
+    }
+
+    for temp in &workspace.temp_files {
+        if temp.is_orphan_temp(now) {
+            remove(sweep, &mut gone, RemovalKind::OrphanTemp, temp, dry_run)?;
+        }
+    }
+
+    let mut copies_by_store: BTreeMap<PathBuf, Vec<&FileInfo>> = BTreeMap::new();
+    for copy in &workspace.quarantined {
+        copies_by_store
+            .entry(copy.store_path())
+            .or_default()
+            .push(copy);
+    }
+    for copies in copies_by_store.values() {
+        let stamps: Vec<u64> = copies.iter().map(|c| quarantine_stamp(c)).collect();
+        for index in surplus_quarantined(&stamps, QUARANTINE_KEPT) {
+            remove(
+                sweep,
+                &mut gone,
+                RemovalKind::SurplusQuarantined,
+                copies[index],
+                dry_run,
+            )?;
+        }
+    }
+
+    for lock in &workspace.locks {
+        let store_path = lock.store_path();
+        let store_gone = gone.contains(&store_path) || !store_path.exists();
+        if gone.contains(&lock.path) || !store_gone {
+            continue;
+        }
+        let removed = dry_run || store.remove_unused_lock(&lock.path)?;
+        if removed {
+            sweep.push(RemovalKind::StaleLock, &lock.path, lock.bytes, None);
+            gone.push(lock.path.clone());
+        }
+    }
+
+    // Directories left empty. A dry run predicts it from what it would remove.
+    let all_files = workspace
+        .memory
+        .iter()
+        .chain(&workspace.sessions)
+        .chain(&workspace.locks)
+        .chain(&workspace.quarantined)
+        .chain(&workspace.temp_files)
+        .chain(&workspace.other);
+    let sessions_dir = workspace.sessions_dir();
+    let (mut left_in_sessions, mut left_in_root) = (0, 0);
+    for file in all_files.filter(|f| !gone.contains(&f.path)) {
+        if file.path.parent() == Some(sessions_dir.as_path()) {
+            left_in_sessions += 1;
+        } else {
+            left_in_root += 1;
+        }
+    }
+    left_in_root += workspace.other_dirs.len();
+    let sessions_dir_exists = sessions_dir.is_dir();
+    let sessions_dir_removed = sessions_dir_exists
+        && left_in_sessions == 0
+        && if dry_run {
+            true
+        } else {
+            remove_dir_if_empty(&sessions_dir)?
+        };
+    if sessions_dir_removed {
+        sweep.push(RemovalKind::EmptyDirectory, &sessions_dir, 0, None);
+    }
+    let sessions_dir_left = sessions_dir_exists && !sessions_dir_removed;
+    // Only a workspace this sweep emptied, or one found empty, goes.
+    if left_in_root == 0
+        && !sessions_dir_left
+        && (sweep.removed.len() > before || workspace.bytes() == 0)
+    {
+        let removed = dry_run || remove_dir_if_empty(&workspace.dir)?;
+        if removed {
+            sweep.push(RemovalKind::EmptyDirectory, &workspace.dir, 0, None);
+        }
+    }
+    Ok(())
+}
+
+fn remove(
+    sweep: &mut Sweep,
+    gone: &mut Vec<PathBuf>,
+    kind: RemovalKind,
+    file: &FileInfo,
+    dry_run: bool,
+) -> Result<()> {
+    let bytes = if dry_run {
+        file.bytes
+    } else {
+        remove_file(&file.path)?
+    };
+    sweep.push(kind, &file.path, bytes, None);
+    gone.push(file.path.clone());
+    Ok(())
+}
+
+fn lock_of(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+fn quarantine_stamp(copy: &FileInfo) -> u64 {
+    let name = copy.name();
+    name.rsplit_once(".corrupt-")
+        .and_then(|(_, stamp)| stamp.parse().ok())
+        .unwrap_or(0)
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RemovedError {
+    workspace: String,
+    session_file: PathBuf,
+    id: String,
+    category: &'static str,
+    summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
+    rule: &'static str,
+    reason: &'static str,
+}
+
+fn removed_error(
+    workspace: &WorkspaceFiles,
+    session: &Path,
+    error: &OpenError,
+) -> Option<RemovedError> {
+    let verdict = judge(error)?;
+    Some(RemovedError {
+        workspace: workspace.key.clone(),
+        session_file: session.to_path_buf(),
+        id: error.id.clone(),
+        category: error.category.as_str(),
+        summary: error.summary.clone(),
+        command: error.command.clone(),
+        rule: verdict.rule(),
+        reason: verdict.reason(),
+    })
+}
+
+fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
+    let store = ctx.store();
+    let backups = backup_dir(&ctx.data_dir, ctx.now_ms);
+    let mut removed: Vec<RemovedError> = Vec::new();
+    let mut changed_files: Vec<PathBuf> = Vec::new();
+    let mut skipped: Vec<(PathBuf, String)> = Vec::new();
+    for workspace in workspaces(ctx, gc.workspace.as_deref())? {
+        for session in &workspace.sessions {
+            let path = &session.path;
+            let outcome = if gc.dry_run {
+                match store.snapshot::<SessionState>(path)? {
+                    Snapshot::Ok(state) => Snapshot::Ok(
+                        state
+                            .open_errors
+                            .iter()
+                            .filter_map(|e| removed_error(&workspace, path, e))
+                            .collect::<Vec<_>>(),
+                    ),
+                    Snapshot::Missing => Snapshot::Missing,
+                    Snapshot::Corrupt(why) => Snapshot::Corrupt(why),
+                    Snapshot::Newer(version) => Snapshot::Newer(version),
+                }
+            } else {
+                let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
+                let updated = store.update_with_backup::<SessionState, _>(
+                    path,
+                    &backups.join(relative),
+                    |state| {
+                        let mut gone = Vec::new();
+                        state
+                            .open_errors
+                            .retain(|e| match removed_error(&workspace, path, e) {
+                                Some(r) => {
+                                    gone.push(r);
+                                    false
+                                }
+                                None => true,
+                            });
+                        gone
+                    },
+                )?;
+                match updated {
+                    Snapshot::Ok((gone, _written)) => Snapshot::Ok(gone),
+                    Snapshot::Missing => Snapshot::Missing,
+                    Snapshot::Corrupt(why) => Snapshot::Corrupt(why),
+                    Snapshot::Newer(version) => Snapshot::Newer(version),
+                }
+            };
+            match outcome {
+                Snapshot::Ok(gone) => {
+                    if !gone.is_empty() {
+                        changed_files.push(path.clone());
+                    }
+                    removed.extend(gone);
+                }
+                Snapshot::Missing => {}
+                Snapshot::Corrupt(why) => skipped.push((
+                    path.clone(),
+                    format!("does not parse ({})", crate::domain::render::one_line(&why)),
+                )),
+                Snapshot::Newer(version) => skipped.push((
+                    path.clone(),
+                    format!("written by a newer ocmem (format version {version})"),
+                )),
+            }
+        }
+    }
+
+    let backup_dir = (!gc.dry_run && !changed_files.is_empty()).then_some(&backups);
+    if gc.json {
+        let report = json!({
+            "dryRun": gc.dry_run,
+            "removed": removed,
+            "sessionFilesChanged": changed_files,
+            "backupDir": backup_dir,
+            "skipped": with_reasons(&skipped),
+        });
+        return Ok(format!("{report:#}\n"));
+    }
+    let verb = removal_verb(gc.dry_run);
+    let mut out = String::new();
+    for error in &removed {
+        out.push_str(&format!(
+            "{verb} [{}] {}\n    from {}\n    recorded from: {}\n    why: {}\n",
+            error.category,
+            error.summary,
+            error.session_file.display(),
+            error.command.as_deref().unwrap_or("(no command stored)"),
+            error.reason,
+        ));
+    }
+    for (path, why) in &skipped {
+        out.push_str(&format!("skipped {}: {why}\n", path.display()));
+    }
+    if removed.is_empty() {
+        out.push_str("no suspected false-positive errors\n");
+    } else {
+        out.push_str(&format!(
+            "{verb} {} suspected false-positive error{} from {} session file{}",
+            removed.len(),
+            plural(removed.len()),
+            changed_files.len(),
+            plural(changed_files.len()),
+        ));
+        match backup_dir {
+            Some(dir) => out.push_str(&format!("; originals backed up in {}\n", dir.display())),
+            None => out.push('\n'),
+        }
+    }
+    Ok(out)
+}
+
+fn removal_verb(dry_run: bool) -> &'static str {
+    if dry_run {
+        "would remove"
+    } else {
+        "removed"
+    }
+}
+
+/// `[{"path", "reason"}]` for the JSON reports.
+fn with_reasons(items: &[(PathBuf, String)]) -> Vec<serde_json::Value> {
+    items
+        .iter()
+        .map(|(path, why)| json!({"path": path, "reason": why}))
+        .collect()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        0..=1023 => format!("{bytes} B"),
+        1024..=1_048_575 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
+}

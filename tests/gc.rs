@@ -1,0 +1,530 @@
+//! `ocmem gc`: deleted sessions, the sweep, and false-positive cleanup, through the binary.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+use common::*;
+use serde_json::{json, Value};
+
+/// Everything under the data dir, directories included, with file contents.
+fn tree(env: &Env) -> BTreeMap<String, Option<Vec<u8>>> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = path.strip_prefix(base).unwrap().display().to_string();
+            if path.is_dir() {
+                out.insert(name, None);
+                walk(base, &path, out);
+            } else {
+                out.insert(name, Some(fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&env.data, &env.data, &mut out);
+    out
+}
+
+fn workspace_dir(env: &Env, root: &str) -> PathBuf {
+    env.data.join("workspaces").join(&sha256_hex(root)[..16])
+}
+
+const DAY_MS: i64 = 86_400_000;
+/// `NOW` as Unix milliseconds.
+const NOW_MS: i64 = 1_795_276_800_000;
+
+fn days_later(days: i64) -> String {
+    (NOW_MS + days * DAY_MS).to_string()
+}
+
+/// Makes `path` look last modified `age` before `NOW`, the clock the binary runs with.
+fn set_age(path: &Path, age: Duration) {
+    let now = UNIX_EPOCH + Duration::from_millis(NOW_MS as u64);
+    let file = fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(now - age).unwrap();
+}
+
+/// A session of `DEMO_DIR` with a read file, made at `NOW`.
+fn used_session(env: &Env, session: &str) -> PathBuf {
+    env.tool_after(&file_tool(
+        DEMO_DIR,
+        session,
+        "call_1",
+        "read",
+        "/home/dev/demo/src/index.ts",
+    ));
+    let file = env.session_file(DEMO_DIR, session);
+    assert!(file.exists());
+    file
+}
+
+fn remember(env: &Env, text: &str) {
+    let out = env.run(
+        &["render"],
+        json!({"directory": DEMO_DIR, "sessionID": "ses_memory", "prompt": text, "messageID": "msg_1"})
+            .to_string(),
+    );
+    assert_success(&out);
+}
+
+#[test]
+fn a_deleted_session_loses_its_file_and_keeps_its_memories() {
+    let env = Env::new();
+    remember(&env, "remember this: the staging database is read-only");
+    let session = used_session(&env, "ses_gone");
+    let other = used_session(&env, "ses_stays");
+
+    let event = json!({"directory": DEMO_DIR, "sessionID": "ses_gone"}).to_string();
+    let out = env.run(&["gc", "--json"], event.clone());
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["removed"], true);
+    assert!(report["bytes"].as_u64().unwrap() > 0);
+    assert!(!session.exists());
+    assert!(!PathBuf::from(format!("{}.lock", session.display())).exists());
+    assert!(other.exists());
+    let memory =
+        fs::read_to_string(workspace_dir(&env, DEMO_DIR).join("workspace-memory.json")).unwrap();
+    assert!(memory.contains("staging database is read-only"));
+
+    // Deleting it again is not an error, and plain gc prints nothing.
+    let again = env.run(&["gc"], event);
+    assert_success(&again);
+    assert_eq!(stdout(&again), "");
+}
+
+#[test]
+fn a_bad_session_event_changes_nothing() {
+    let env = Env::new();
+    used_session(&env, "ses_1");
+    let before = tree(&env);
+    for (stdin, problem) in [
+        (
+            json!({"directory": DEMO_DIR}).to_string(),
+            "sessionID is missing",
+        ),
+        (
+            json!({"sessionID": "ses_1"}).to_string(),
+            "directory is missing",
+        ),
+        ("{".to_string(), "not valid JSON"),
+        (String::new(), "stdin is empty"),
+    ] {
+        let out = env.run(&["gc"], stdin);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(err.contains(problem), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert_eq!(tree(&env), before);
+}
+
+#[test]
+fn sweep_removes_sessions_idle_past_the_ttl_only() {
+    let env = Env::new();
+    remember(&env, "remember this: the staging database is read-only");
+    let session = used_session(&env, "ses_old");
+    // A throwaway directory with a session and no memory.
+    env.tool_after(&file_tool(
+        "/tmp/scratch-x",
+        "ses_tmp",
+        "c1",
+        "read",
+        "/tmp/scratch-x/a.txt",
+    ));
+    let scratch = workspace_dir(&env, "/tmp/scratch-x");
+    assert!(scratch.exists());
+
+    // Exactly 30 days idle: kept.
+    let out = env.run_at(&days_later(30), &["gc", "--sweep"], "");
+    assert_success(&out);
+    assert!(
+        stdout(&out).contains("nothing to remove"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(session.exists());
+
+    // Past it: sessions, their locks, and the emptied scratch workspace go; memory stays.
+    let out = env.run_at(&days_later(31), &["gc", "--sweep"], "");
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("removed idle-session"), "{text}");
+    assert!(text.contains("idle 31 days"), "{text}");
+    assert!(text.contains("removed empty-directory"), "{text}");
+    assert!(text.contains("reclaimed"), "{text}");
+    assert!(!session.exists());
+    assert!(!scratch.exists());
+    let files = env.data_files();
+    assert!(files.iter().all(|f| !f.contains("/sessions/")), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.ends_with("workspace-memory.json")),
+        "{files:?}"
+    );
+}
+
+/// Reference-plugin defect 11: sessions never deleted, and workspaces of throwaway
+/// directories, accumulated forever.
+#[test]
+fn defect_11_idle_sessions_and_throwaway_workspaces_do_not_accumulate() {
+    let env = Env::new();
+    for i in 0..5 {
+        let dir = format!("/tmp/throwaway-{i}");
+        env.tool_after(&file_tool(&dir, "ses_x", "c1", "read", &format!("{dir}/a")));
+    }
+    remember(&env, "remember this: the staging database is read-only");
+    assert_eq!(
+        fs::read_dir(env.data.join("workspaces")).unwrap().count(),
+        6
+    );
+    let out = env.run_at(&days_later(45), &["gc", "--sweep"], "");
+    assert_success(&out);
+    // Only the workspace holding memory is left, with its memory and nothing else.
+    let files = env.data_files();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[0].ends_with("/workspace-memory.json"), "{files:?}");
+    assert!(
+        files[1].ends_with("/workspace-memory.json.lock"),
+        "{files:?}"
+    );
+}
+
+#[test]
+fn the_ttl_comes_from_the_flag_or_the_environment() {
+    let env = Env::new();
+    let session = used_session(&env, "ses_1");
+    let out = env.run_at(&days_later(8), &["gc", "--sweep", "--older-than", "10"], "");
+    assert_success(&out);
+    assert!(session.exists());
+    let out = env
+        .ocmem()
+        .env("OCMEM_NOW", days_later(8))
+        .env("OCMEM_TTL_DAYS", "7")
+        .args(["gc", "--sweep", "--json"])
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["ttlDays"], 7);
+    assert_eq!(report["removed"][0]["kind"], "idle-session");
+    assert_eq!(report["removed"][0]["idleDays"], 8);
+    assert!(!session.exists());
+}
+
+#[test]
+fn bad_ttl_values_are_usage_errors_and_change_nothing() {
+    let env = Env::new();
+    used_session(&env, "ses_1");
+    let before = tree(&env);
+    for bad in ["0", "366", "-1", "abc", "7.5"] {
+        let out = env
+            .ocmem()
+            .env("OCMEM_NOW", days_later(400))
+            .env("OCMEM_TTL_DAYS", bad)
+            .args(["gc", "--sweep"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "OCMEM_TTL_DAYS={bad}");
+        assert!(stderr(&out).contains("OCMEM_TTL_DAYS"), "{}", stderr(&out));
+        let out = env.run_at(
+            &days_later(400),
+            &["gc", "--sweep", "--older-than", bad],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2), "--older-than {bad}");
+    }
+    assert_eq!(tree(&env), before);
+}
+
+#[test]
+fn sweep_removes_orphans_surplus_copies_and_stale_locks() {
+    let env = Env::new();
+    let session = used_session(&env, "ses_1");
+    let sessions = session.parent().unwrap().to_path_buf();
+    let old_temp = sessions.join("0123.json.tmp-77-1");
+    let fresh_temp = sessions.join("0123.json.tmp-78-2");
+    for temp in [&old_temp, &fresh_temp] {
+        fs::write(temp, "{\"half\":").unwrap();
+    }
+    set_age(&old_temp, Duration::from_secs(2 * 3600));
+    let copies: Vec<PathBuf> = (1..=5)
+        .map(|i| sessions.join(format!("abcd.json.corrupt-{}", 1_700_000_000_000u64 + i)))
+        .collect();
+    for copy in &copies {
+        fs::write(copy, "\0\0").unwrap();
+    }
+    let stale_lock = sessions.join("ffff.json.lock");
+    fs::write(&stale_lock, "").unwrap();
+    let live_lock = PathBuf::from(format!("{}.lock", session.display()));
+    assert!(live_lock.exists());
+
+    let dry = env.run(&["gc", "--sweep", "--dry-run", "--json"], "");
+    assert_success(&dry);
+    let dry: Value = serde_json::from_str(&stdout(&dry)).unwrap();
+    assert_eq!(dry["dryRun"], true);
+
+    let out = env.run(&["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        report["removed"], dry["removed"],
+        "a dry run predicts the real one"
+    );
+    let kinds: Vec<(&str, String)> = report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let name = Path::new(r["path"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (r["kind"].as_str().unwrap(), name)
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("orphan-temp", "0123.json.tmp-77-1".to_string()),
+            (
+                "surplus-quarantined",
+                "abcd.json.corrupt-1700000000001".to_string()
+            ),
+            (
+                "surplus-quarantined",
+                "abcd.json.corrupt-1700000000002".to_string()
+            ),
+            ("stale-lock", "ffff.json.lock".to_string()),
+        ]
+    );
+    assert_eq!(report["bytes"], 8 + 2 + 2);
+    assert!(!old_temp.exists() && fresh_temp.exists());
+    assert!(copies[2..].iter().all(|c| c.exists()));
+    assert!(!stale_lock.exists());
+    assert!(live_lock.exists() && session.exists());
+}
+
+#[test]
+fn dry_run_changes_nothing() {
+    let env = Env::new();
+    used_session(&env, "ses_1");
+    env.tool_after(&file_tool(
+        "/tmp/scratch-y",
+        "ses_2",
+        "c1",
+        "read",
+        "/tmp/scratch-y/a",
+    ));
+    let sessions = env
+        .session_file(DEMO_DIR, "ses_1")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let temp = sessions.join("x.json.tmp-1-1");
+    fs::write(&temp, "x").unwrap();
+    set_age(&temp, Duration::from_secs(7200));
+    let before = tree(&env);
+
+    let out = env.run_at(&days_later(60), &["gc", "--sweep", "--dry-run"], "");
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("would remove idle-session"), "{text}");
+    assert!(text.contains("would remove orphan-temp"), "{text}");
+    assert!(text.contains("would remove empty-directory"), "{text}");
+    assert!(text.contains("would be reclaimed"), "{text}");
+    assert!(!text.contains("removed "), "{text}");
+    assert_eq!(tree(&env), before);
+
+    let out = env.run_at(
+        &days_later(60),
+        &["gc", "--false-positives", "--dry-run"],
+        "",
+    );
+    assert_success(&out);
+    assert_eq!(tree(&env), before);
+}
+
+#[test]
+fn sweep_can_be_limited_to_one_workspace() {
+    let env = Env::new();
+    let demo = used_session(&env, "ses_1");
+    env.tool_after(&file_tool(
+        "/tmp/scratch-z",
+        "ses_2",
+        "c1",
+        "read",
+        "/tmp/scratch-z/a",
+    ));
+    let out = env.run_at(
+        &days_later(90),
+        &["gc", "--sweep", "--workspace", "/tmp/scratch-z"],
+        "",
+    );
+    assert_success(&out);
+    assert!(demo.exists());
+    assert!(!workspace_dir(&env, "/tmp/scratch-z").exists());
+}
+
+#[test]
+fn gc_needs_an_event_or_a_mode() {
+    let env = Env::new();
+    let out = env.run(&["gc", "--dry-run"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = env.run(&["gc", "--older-than", "5"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// A session store as the TypeScript plugin wrote it: errors from `git log`, `cat` and
+/// `grep` next to a real tsc and a real cargo failure, and fields ocmem does not know.
+fn seeded_store() -> String {
+    let error = |id: &str, category: &str, command: &str, summary: &str| {
+        json!({
+            "id": format!("err_{id}"), "category": category, "summary": summary,
+            "command": command, "fingerprint": id, "status": "open",
+            "firstSeen": 1_790_000_000_000i64, "lastSeen": 1_790_000_000_000i64, "seenCount": 2,
+            "severity": "high"
+        })
+    };
+    let store = json!({
+        "version": 1,
+        "sessionID": "ses_legacy",
+        "turn": 12,
+        "updatedAt": "2026-11-01T10:00:00.000Z",
+        "activeFiles": [{"path": "/home/dev/demo/src/index.ts", "action": "edit", "count": 3, "lastSeen": 1_790_000_000_000i64}],
+        "openErrors": [
+            error("aaaaaaaaaaaa", "test", "git log --oneline -20", "4832b38 fix errors in test runner | 9f1c2aa handle failed uploads"),
+            error("bbbbbbbbbbbb", "typecheck", "npm run typecheck", "src/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'."),
+            error("cccccccccccc", "build", "cat build.log", "Error: build failed at step 3"),
+            error("dddddddddddd", "build", "cargo build", "error[E0308]: mismatched types | --> src/main.rs:4:18"),
+            error("eeeeeeeeeeee", "lint", "grep -rn error src/", "src/log.ts:3: console.error('failed')"),
+        ],
+        "recentDecisions": [],
+        "pluginVersion": "1.2.4"
+    });
+    serde_json::to_string_pretty(&store).unwrap()
+}
+
+#[test]
+fn false_positive_cleanup_keeps_real_failures_and_backs_up_the_original() {
+    let env = Env::new();
+    let file = env.session_file(DEMO_DIR, "ses_legacy");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let original = seeded_store();
+    fs::write(&file, &original).unwrap();
+
+    let dry = env.run(&["gc", "--false-positives", "--dry-run"], "");
+    assert_success(&dry);
+    let text = stdout(&dry);
+    assert!(
+        text.contains("would remove 3 suspected false-positive errors from 1 session file"),
+        "{text}"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), original);
+    assert!(!env.data.join("backups").exists());
+
+    let out = env.run(&["gc", "--false-positives", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let removed: Vec<(&str, &str)> = report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap(), r["rule"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        removed,
+        vec![
+            ("err_aaaaaaaaaaaa", "inspection-command"),
+            ("err_cccccccccccc", "inspection-command"),
+            ("err_eeeeeeeeeeee", "inspection-command"),
+        ]
+    );
+    assert!(report["removed"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("inspects"));
+
+    let kept: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    let ids: Vec<&str> = kept["openErrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["err_bbbbbbbbbbbb", "err_dddddddddddd"]);
+    assert_eq!(kept["pluginVersion"], "1.2.4");
+    assert_eq!(kept["openErrors"][0]["severity"], "high");
+
+    // The backup holds the original byte for byte, at the same relative path.
+    let backup_dir = PathBuf::from(report["backupDir"].as_str().unwrap());
+    assert_eq!(backup_dir, env.data.join("backups/20261121T160000.000Z"));
+    let relative = file.strip_prefix(&env.data).unwrap();
+    assert_eq!(
+        fs::read_to_string(backup_dir.join(relative)).unwrap(),
+        original
+    );
+
+    // A second run finds nothing and backs nothing up.
+    let again = env.run_at("2026-11-21T17:00:00Z", &["gc", "--false-positives"], "");
+    assert_success(&again);
+    assert!(stdout(&again).contains("no suspected false-positive errors"));
+    assert_eq!(fs::read_dir(env.data.join("backups")).unwrap().count(), 1);
+}
+
+#[test]
+fn false_positive_cleanup_skips_stores_it_cannot_read() {
+    let env = Env::new();
+    let corrupt = env.session_file(DEMO_DIR, "ses_corrupt");
+    fs::create_dir_all(corrupt.parent().unwrap()).unwrap();
+    fs::write(&corrupt, "{\"version\": 1, \"openErrors\": [").unwrap();
+    let newer = env.session_file(DEMO_DIR, "ses_newer");
+    let newer_text = seeded_store().replacen("\"version\": 1", "\"version\": 7", 1);
+    fs::write(&newer, &newer_text).unwrap();
+    let before = tree(&env);
+
+    let out = env.run(&["gc", "--false-positives"], "");
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(
+        text.contains("skipped") && text.contains("does not parse"),
+        "{text}"
+    );
+    assert!(text.contains("newer ocmem (format version 7)"), "{text}");
+    // Taking the locks may create lock files; no store is changed, moved or backed up.
+    let mut after = tree(&env);
+    after.retain(|name, _| !name.ends_with(".lock"));
+    assert_eq!(after, before);
+}
+
+#[test]
+fn gc_run_from_a_terminal_without_a_mode_explains_itself() {
+    // `script` (util-linux) gives the child a terminal for stdin.
+    let env = Env::new();
+    let ocmem = assert_cmd::cargo::cargo_bin("ocmem");
+    let command = format!(
+        "'{}' --data-dir '{}' gc",
+        ocmem.display(),
+        env.data.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` from util-linux runs the command on a terminal");
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("three uses"), "{text}");
+    assert!(
+        text.contains("--sweep") && text.contains("--false-positives"),
+        "{text}"
+    );
+    assert!(!env.data.exists());
+}
