@@ -1,0 +1,132 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'ocmem'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'ocmem' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
+            [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Print what to add to the compaction prompt')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'File the memory candidates of a finished compaction')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors')
+            [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ocmem;tool-after' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON line describing what changed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;render' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print {"workspace": …, "session": …} as one JSON line instead')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;compact' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;promote' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the accepted and rejected candidates, with the reason for each, as one JSON line')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;gc' {
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only the workspace that DIR belongs to')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories')
+            [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors that today''s rules would not record (backed up first)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON document')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;baseline' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only the workspace that DIR belongs to')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON document with a stable schema (see the `schema` field) instead of a table')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;replay' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;help' {
+            [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
+            [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Print what to add to the compaction prompt')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'File the memory candidates of a finished compaction')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors')
+            [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ocmem;help;tool-after' {
+            break
+        }
+        'ocmem;help;render' {
+            break
+        }
+        'ocmem;help;compact' {
+            break
+        }
+        'ocmem;help;promote' {
+            break
+        }
+        'ocmem;help;gc' {
+            break
+        }
+        'ocmem;help;baseline' {
+            break
+        }
+        'ocmem;help;replay' {
+            break
+        }
+        'ocmem;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,110 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[ocmem] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'ocmem'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'ocmem'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand tool-after 'Record a finished tool call in the session''s hot state'
+            cand render 'Print the memory block for the system prompt, and capture explicit memories'
+            cand compact 'Print what to add to the compaction prompt'
+            cand promote 'File the memory candidates of a finished compaction'
+            cand gc 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
+            cand baseline 'Audit every store under the data directory, read-only'
+            cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ocmem;tool-after'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON line describing what changed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;render'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print {"workspace": …, "session": …} as one JSON line instead'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;compact'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;promote'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print the accepted and rejected candidates, with the reason for each, as one JSON line'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;gc'= {
+            cand --older-than 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]'
+            cand --workspace 'Only the workspace that DIR belongs to'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories'
+            cand --false-positives 'Remove stored open errors that today''s rules would not record (backed up first)'
+            cand --dry-run 'Show what would be removed, and change nothing'
+            cand --json 'Print the report as one JSON document'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;baseline'= {
+            cand --workspace 'Only the workspace that DIR belongs to'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print a JSON document with a stable schema (see the `schema` field) instead of a table'
+            cand --check 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;replay'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;help'= {
+            cand tool-after 'Record a finished tool call in the session''s hot state'
+            cand render 'Print the memory block for the system prompt, and capture explicit memories'
+            cand compact 'Print what to add to the compaction prompt'
+            cand promote 'File the memory candidates of a finished compaction'
+            cand gc 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
+            cand baseline 'Audit every store under the data directory, read-only'
+            cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ocmem;help;tool-after'= {
+        }
+        &'ocmem;help;render'= {
+        }
+        &'ocmem;help;compact'= {
+        }
+        &'ocmem;help;promote'= {
+        }
+        &'ocmem;help;gc'= {
+        }
+        &'ocmem;help;baseline'= {
+        }
+        &'ocmem;help;replay'= {
+        }
+        &'ocmem;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

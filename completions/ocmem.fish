@@ -1,0 +1,71 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ocmem_global_optspecs
+    string join \n data-dir= h/help V/version
+end
+
+function __fish_ocmem_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ocmem_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ocmem_using_subcommand
+    set -l cmd (__fish_ocmem_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ocmem -n "__fish_ocmem_needs_command" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_needs_command" -s V -l version -d 'Print version'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "tool-after" -d 'Record a finished tool call in the session\'s hot state'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "render" -d 'Print the memory block for the system prompt, and capture explicit memories'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "compact" -d 'Print what to add to the compaction prompt'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "promote" -d 'File the memory candidates of a finished compaction'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "gc" -d 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "baseline" -d 'Audit every store under the data directory, read-only'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "replay" -d 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l json -d 'Print one JSON line describing what changed'
+complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand render" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand render" -l json -d 'Print {"workspace": …, "session": …} as one JSON line instead'
+complete -c ocmem -n "__fish_ocmem_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand compact" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand compact" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand promote" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand promote" -l json -d 'Print the accepted and rejected candidates, with the reason for each, as one JSON line'
+complete -c ocmem -n "__fish_ocmem_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l older-than -d 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]' -r
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l workspace -d 'Only the workspace that DIR belongs to' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l sweep -d 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l false-positives -d 'Remove stored open errors that today\'s rules would not record (backed up first)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l dry-run -d 'Show what would be removed, and change nothing'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l json -d 'Print the report as one JSON document'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l workspace -d 'Only the workspace that DIR belongs to' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l json -d 'Print a JSON document with a stable schema (see the `schema` field) instead of a table'
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l check -d 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand replay" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "tool-after" -d 'Record a finished tool call in the session\'s hot state'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "render" -d 'Print the memory block for the system prompt, and capture explicit memories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "compact" -d 'Print what to add to the compaction prompt'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "promote" -d 'File the memory candidates of a finished compaction'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "gc" -d 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "baseline" -d 'Audit every store under the data directory, read-only'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "replay" -d 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
