@@ -528,3 +528,30 @@ fn gc_run_from_a_terminal_without_a_mode_explains_itself() {
     );
     assert!(!env.data.exists());
 }
+
+#[test]
+fn sweep_keeps_directories_it_did_not_make() {
+    let env = Env::new();
+    let session = used_session(&env, "ses_1");
+    let sessions = session.parent().unwrap().to_path_buf();
+    let foreign = sessions.join("notes");
+    fs::create_dir(&foreign).unwrap();
+    let dry = env.run_at(
+        &days_later(60),
+        &["gc", "--sweep", "--dry-run", "--json"],
+        "",
+    );
+    let out = env.run_at(&days_later(60), &["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let dry: Value = serde_json::from_str(&stdout(&dry)).unwrap();
+    assert_eq!(report["removed"], dry["removed"]);
+    let kinds: Vec<&str> = report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["idle-session"]);
+    assert!(foreign.is_dir() && !session.exists());
+}

@@ -284,7 +284,13 @@ fn sweep_workspace(
             left_in_root += 1;
         }
     }
-    left_in_root += workspace.other_dirs.len();
+    for dir in &workspace.other_dirs {
+        if dir.parent() == Some(sessions_dir.as_path()) {
+            left_in_sessions += 1;
+        } else {
+            left_in_root += 1;
+        }
+    }
     let sessions_dir_exists = sessions_dir.is_dir();
     let sessions_dir_removed = sessions_dir_exists
         && left_in_sessions == 0

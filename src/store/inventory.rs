@@ -91,7 +91,8 @@ pub struct WorkspaceFiles {
     pub quarantined: Vec<FileInfo>,
     pub temp_files: Vec<FileInfo>,
     pub other: Vec<FileInfo>,
-    /// Directories other than `sessions/`, which ocmem never made and never removes.
+    /// Directories other than `sessions/` (in the workspace directory or in `sessions/`),
+    /// which ocmem never made and never removes.
     pub other_dirs: Vec<PathBuf>,
 }
 
@@ -160,6 +161,10 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
         }
         for path in list(&entry.join(SESSIONS_DIR))? {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path.is_dir() {
+                workspace.other_dirs.push(path.clone());
+                continue;
+            }
             let Some(info) = file_info(&path)? else {
                 continue;
             };
@@ -207,7 +212,8 @@ fn list(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Size and modification time of a regular file; `None` for directories and files that
 /// vanished meanwhile.
 fn file_info(path: &Path) -> Result<Option<FileInfo>> {
-    let meta = match fs::symlink_metadata(path) {
+    // Follows symbolic links, as reading the store does, so sizes are the files'.
+    let meta = match fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
