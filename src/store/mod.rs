@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 use fs2::FileExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -275,8 +275,20 @@ impl Store {
                     .with_context(|| format!("cannot open lock file {}", lock_path.display()))
             }
         };
-        wait_for_lock(&file, path, &lock_path, FileExt::try_lock_shared)?;
-        Ok(Some(file))
+        match wait_for_lock(&file, path, &lock_path, FileExt::try_lock_shared) {
+            Ok(()) => Ok(Some(file)),
+            // A writer stuck for that long must not stop an audit: replacement is atomic, so
+            // the file read without the lock is still a whole version of it.
+            Err(e) if e.is::<StoreBusy>() => {
+                eprintln!(
+                    "ocmem: warning: {} is locked by another process (waited {} s); reading it without the lock",
+                    path.display(),
+                    LOCK_WAIT.as_secs()
+                );
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
@@ -307,6 +319,25 @@ impl Store {
     }
 }
 
+/// Another process held a store's lock for all of `LOCK_WAIT`.
+#[derive(Debug)]
+pub struct StoreBusy {
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for StoreBusy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "store busy: {} is locked by another process (waited {} s); nothing was changed",
+            self.path.display(),
+            LOCK_WAIT.as_secs()
+        )
+    }
+}
+
+impl std::error::Error for StoreBusy {}
+
 /// Retries `try_lock` with a growing pause until it succeeds or `LOCK_WAIT` has passed.
 fn wait_for_lock(
     file: &File,
@@ -321,11 +352,10 @@ fn wait_for_lock(
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
                 if started.elapsed() >= LOCK_WAIT {
-                    bail!(
-                        "store busy: {} is locked by another process (waited {} s); nothing was changed",
-                        path.display(),
-                        LOCK_WAIT.as_secs()
-                    );
+                    return Err(StoreBusy {
+                        path: path.to_path_buf(),
+                    }
+                    .into());
                 }
                 sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(16));
