@@ -1,0 +1,1391 @@
+//! End to end: ocmem inside the real OpenCode (opencode-ai@1.18.33), through the plugin
+//! `integrations/opencode/ocmem.js`, against a scripted model server of our own.
+//!
+//! `tests/e2e/install-opencode.sh` installs the pinned OpenCode into a cache directory (once)
+//! and ripgrep (for OpenCode's grep and glob tools). The test then builds a small TypeScript
+//! demo repository in a temporary directory, copies the plugin into its `.opencode/plugin/`,
+//! points OpenCode at the scripted OpenAI-compatible server below (on 127.0.0.1, port chosen at
+//! run time), and drives two `opencode run` sessions and an `opencode session delete`, with HOME
+//! and the XDG directories inside the temporary directory. It checks what OpenCode sent the
+//! model (the system prompt ocmem added at each step, the compaction prompt) and what ocmem
+//! stored on disk, and that OpenCode's own log shows no plugin error.
+//!
+//! On failure the temporary directory is kept, and the paths of OpenCode's logs, of the output
+//! of every process, of ocmem's data directory and of a dump of the model requests are printed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tempfile::TempDir;
+
+/// The pinned OpenCode release.
+const OPENCODE_VERSION: &str = "1.18.33";
+
+/// The user's message in the first session: a task, and a rule to remember.
+const FIRST_PROMPT: &str =
+    "please fix the typecheck. remember this: always run npm run typecheck before committing";
+/// The user's message in the second session, in the same directory.
+const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
+/// What the first message asks to remember.
+const REMEMBERED: &str = "always run npm run typecheck before committing";
+
+/// The compiler error `npm run typecheck` prints until the file `fixed` exists.
+const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not \
+                        assignable to parameter of type 'number'.";
+/// The demo repository's commit subjects: `git log` prints them, and they say "errors".
+const COMMIT_SUBJECTS: [&str; 2] = [
+    "fix: silence memory load errors in the loader",
+    "feat: add error handling",
+];
+
+/// The compaction candidates the scripted summary proposes: two that belong in workspace memory,
+/// a commit subject and a raw error that do not.
+const GOOD_CANDIDATES: [&str; 2] = [
+    "Use npm scripts for typecheck because the CI calls them directly",
+    "This repo is a TypeScript demo with strict typecheck via check.js",
+];
+const BAD_CANDIDATES: [&str; 2] = [
+    "fix: add new feature",
+    "TypeError: Cannot read property 'x' of undefined",
+];
+
+/// Every process and the whole test stay within these.
+const TEST_BUDGET: Duration = Duration::from_secs(280);
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(150);
+const RUN_TIMEOUT: Duration = Duration::from_secs(90);
+const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
+
+// ---------------------------------------------------------------------------------------------
+// The scripted model server
+// ---------------------------------------------------------------------------------------------
+
+/// A scripted OpenAI-compatible chat-completions server: plain HTTP/1.1 on 127.0.0.1, one
+/// request per connection, streaming answers as server-sent events. Every reply is decided from
+/// the request body alone (which kind of request it is, which user message it carries, how many
+/// tool results it holds), never from timing or from the order of arrival, so OpenCode may send
+/// requests concurrently (the title is generated alongside the first step) without changing the
+/// script. Every request is recorded for the assertions.
+mod model {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::{TcpListener, TcpStream};
+    use std::path::{Path, PathBuf};
+    use std::sync::{Arc, Mutex};
+    use std::thread;
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    use super::{BAD_CANDIDATES, FIRST_PROMPT, GOOD_CANDIDATES, SECOND_PROMPT};
+
+    /// The model id the server reports and OpenCode is configured with.
+    pub const MODEL_ID: &str = "mock-model";
+
+    /// Prompt tokens reported for an ordinary step: far below the configured context.
+    const SMALL_USAGE: u64 = 1_200;
+    /// Prompt tokens reported for the first session's final answer: above the configured
+    /// context (`limit.context` in opencode.json), so OpenCode compacts the session right after.
+    const OVERFLOW_USAGE: u64 = 60_000;
+
+    /// The line that starts the scripted summary's candidate block; it also marks, in a later
+    /// request's history, that the session was compacted.
+    pub const CANDIDATES_HEADER: &str = "Memory candidates:";
+
+    /// What a chat request asks for, judged from its body.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Kind {
+        /// OpenCode's title generator: no tools, a system prompt about titles.
+        Title,
+        /// The compaction summariser: no tools, the conversation inlined in a user message.
+        Summary,
+        /// A step of the agent loop: the tools are offered.
+        Agent,
+        /// Anything else: answered with a short text.
+        Other,
+    }
+
+    /// One request the server received, and a one-line description of its answer.
+    #[derive(Clone, Debug)]
+    pub struct Exchange {
+        pub method: String,
+        pub path: String,
+        /// The JSON body (`Null` when there was none or it did not parse).
+        pub body: Value,
+        /// For chat requests, what the request was judged to be.
+        pub kind: Option<Kind>,
+        pub reply: String,
+    }
+
+    impl Exchange {
+        /// The system prompt: every system message's text, in order.
+        pub fn system(&self) -> String {
+            texts_of_role(&self.body, "system").join("\n")
+        }
+
+        /// The texts of the user messages, in order.
+        pub fn user_texts(&self) -> Vec<String> {
+            texts_of_role(&self.body, "user")
+        }
+
+        /// How many tool results the conversation holds.
+        pub fn tool_results(&self) -> usize {
+            messages(&self.body)
+                .iter()
+                .filter(|m| m["role"] == "tool")
+                .count()
+        }
+
+        /// The texts of the tool results, in order.
+        pub fn tool_texts(&self) -> Vec<String> {
+            texts_of_role(&self.body, "tool")
+        }
+
+        pub fn has_user_text(&self, needle: &str) -> bool {
+            self.user_texts().iter().any(|t| t.contains(needle))
+        }
+
+        /// Whether an earlier answer in the conversation is the scripted compaction summary.
+        pub fn after_compaction(&self) -> bool {
+            texts_of_role(&self.body, "assistant")
+                .iter()
+                .any(|t| t.contains(CANDIDATES_HEADER))
+        }
+    }
+
+    /// What the scripted model answers.
+    #[derive(Debug)]
+    enum Reply {
+        /// A text answer, with the prompt tokens to report in `usage`.
+        Text { text: String, prompt_tokens: u64 },
+        /// One tool call.
+        Tool {
+            id: String,
+            name: &'static str,
+            arguments: Value,
+        },
+    }
+
+    impl Reply {
+        fn text(text: &str) -> Reply {
+            Reply::Text {
+                text: text.to_string(),
+                prompt_tokens: SMALL_USAGE,
+            }
+        }
+
+        fn describe(&self) -> String {
+            match self {
+                Reply::Text {
+                    text,
+                    prompt_tokens,
+                } => {
+                    let first = text.lines().next().unwrap_or("");
+                    format!("text {first:?} (prompt_tokens {prompt_tokens})")
+                }
+                Reply::Tool {
+                    id,
+                    name,
+                    arguments,
+                } => format!("tool call {id} {name} {arguments}"),
+            }
+        }
+    }
+
+    pub struct Server {
+        pub base_url: String,
+        log: Arc<Mutex<Vec<Exchange>>>,
+    }
+
+    impl Server {
+        /// Starts the server on a port chosen by the OS. `demo` is the repository the first
+        /// session works in (the file tools take absolute paths).
+        pub fn start(demo: PathBuf) -> Server {
+            let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+            let port = listener.local_addr().unwrap().port();
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let shared = Arc::clone(&log);
+            // The accepting thread lives as long as the test process; every connection gets a
+            // thread of its own, because OpenCode sends some requests concurrently.
+            thread::spawn(move || {
+                for stream in listener.incoming().flatten() {
+                    let log = Arc::clone(&shared);
+                    let demo = demo.clone();
+                    thread::spawn(move || {
+                        // A client that goes away mid-answer is not the server's failure.
+                        let _ = handle(stream, &demo, &log);
+                    });
+                }
+            });
+            Server {
+                base_url: format!("http://127.0.0.1:{port}/v1"),
+                log,
+            }
+        }
+
+        /// The shared record of every request, for a failure report.
+        pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
+            Arc::clone(&self.log)
+        }
+
+        pub fn exchanges(&self) -> Vec<Exchange> {
+            self.log.lock().unwrap().clone()
+        }
+    }
+
+    /// Serves one connection: reads one request, answers it, closes.
+    fn handle(stream: TcpStream, demo: &Path, log: &Mutex<Vec<Exchange>>) -> std::io::Result<()> {
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut out = stream;
+        let (method, path, raw) = read_request(&mut reader)?;
+        let body: Value = serde_json::from_slice(&raw).unwrap_or(Value::Null);
+
+        let mut exchange = Exchange {
+            method: method.clone(),
+            path: path.clone(),
+            body,
+            kind: None,
+            reply: String::new(),
+        };
+        let path_only = path.split('?').next().unwrap_or("");
+        if method == "POST" && path_only.ends_with("/chat/completions") {
+            let (kind, reply) = decide(&exchange, demo);
+            exchange.kind = Some(kind);
+            exchange.reply = reply.describe();
+            log.lock().unwrap().push(exchange);
+            write_stream(&mut out, &reply)
+        } else if method == "GET" && path_only.ends_with("/models") {
+            exchange.reply = "model list".into();
+            log.lock().unwrap().push(exchange);
+            let list = json!({
+                "object": "list",
+                "data": [{"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "ocmem-e2e"}]
+            });
+            write_json(&mut out, "200 OK", &list)
+        } else {
+            exchange.reply = "404".into();
+            log.lock().unwrap().push(exchange);
+            let error = json!({"error": {"message": format!("no route for {method} {path}"),
+                                         "type": "invalid_request_error"}});
+            write_json(&mut out, "404 Not Found", &error)
+        }
+    }
+
+    /// Reads the request line, the headers and the body (by `Content-Length`, or chunked).
+    fn read_request(reader: &mut impl BufRead) -> std::io::Result<(String, String, Vec<u8>)> {
+        let bad =
+            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        let mut words = line.split_whitespace();
+        let method = words
+            .next()
+            .ok_or_else(|| bad("no request line"))?
+            .to_string();
+        let path = words
+            .next()
+            .ok_or_else(|| bad("no request path"))?
+            .to_string();
+
+        let mut content_length = 0usize;
+        let mut chunked = false;
+        loop {
+            line.clear();
+            if reader.read_line(&mut line)? == 0 {
+                return Err(bad("headers cut short"));
+            }
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                let value = value.trim();
+                if name.eq_ignore_ascii_case("content-length") {
+                    content_length = value.parse().map_err(|_| bad("bad content-length"))?;
+                } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                    chunked = value.to_ascii_lowercase().contains("chunked");
+                }
+            }
+        }
+
+        let mut body = Vec::new();
+        if chunked {
+            loop {
+                line.clear();
+                reader.read_line(&mut line)?;
+                let size_hex = line.trim().split(';').next().unwrap_or("");
+                let size = usize::from_str_radix(size_hex, 16).map_err(|_| bad("bad chunk"))?;
+                if size == 0 {
+                    // Trailers, if any, end with an empty line.
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                            break;
+                        }
+                    }
+                    break;
+                }
+                let start = body.len();
+                body.resize(start + size, 0);
+                reader.read_exact(&mut body[start..])?;
+                line.clear();
+                reader.read_line(&mut line)?; // the CRLF after the chunk
+            }
+        } else {
+            body.resize(content_length, 0);
+            reader.read_exact(&mut body)?;
+        }
+        Ok((method, path, body))
+    }
+
+    fn write_json(out: &mut TcpStream, status: &str, value: &Value) -> std::io::Result<()> {
+        let body = value.to_string();
+        write!(
+            out,
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        )?;
+        out.flush()
+    }
+
+    /// Streams `reply` in the OpenAI chat-completions format: a `text/event-stream` of
+    /// `chat.completion.chunk` objects (the content or the tool call in pieces, then the finish
+    /// reason), a final chunk with `usage` and no choices, and `data: [DONE]`. The body ends when
+    /// the connection closes.
+    fn write_stream(out: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
+        write!(
+            out,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
+             Connection: close\r\n\r\n"
+        )?;
+        let chunk = |delta: Value, finish: Value| {
+            json!({
+                "id": "chatcmpl-ocmem-e2e",
+                "object": "chat.completion.chunk",
+                "created": 0,
+                "model": MODEL_ID,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            })
+        };
+        let mut events = Vec::new();
+        let prompt_tokens = match reply {
+            Reply::Text {
+                text,
+                prompt_tokens,
+            } => {
+                events.push(chunk(
+                    json!({"role": "assistant", "content": ""}),
+                    Value::Null,
+                ));
+                // Line by line, as a model streams.
+                for piece in text.split_inclusive('\n') {
+                    events.push(chunk(json!({"content": piece}), Value::Null));
+                }
+                events.push(chunk(json!({}), json!("stop")));
+                *prompt_tokens
+            }
+            Reply::Tool {
+                id,
+                name,
+                arguments,
+            } => {
+                // The call's id and name first, then its arguments in two pieces.
+                let arguments = arguments.to_string();
+                let (head, tail) = arguments.split_at(arguments.len() / 2);
+                events.push(chunk(
+                    json!({"role": "assistant", "content": null, "tool_calls": [{
+                        "index": 0, "id": id, "type": "function",
+                        "function": {"name": name, "arguments": ""}}]}),
+                    Value::Null,
+                ));
+                for piece in [head, tail] {
+                    events.push(chunk(
+                        json!({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}),
+                        Value::Null,
+                    ));
+                }
+                events.push(chunk(json!({}), json!("tool_calls")));
+                SMALL_USAGE
+            }
+        };
+        events.push(json!({
+            "id": "chatcmpl-ocmem-e2e",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": MODEL_ID,
+            "choices": [],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 40,
+                      "total_tokens": prompt_tokens + 40},
+        }));
+        for event in events {
+            write!(out, "data: {event}\n\n")?;
+            out.flush()?;
+        }
+        write!(out, "data: [DONE]\n\n")?;
+        out.flush()
+    }
+
+    /// The script: what to answer to a chat request.
+    fn decide(request: &Exchange, demo: &Path) -> (Kind, Reply) {
+        let kind = kind_of(request);
+        let reply = match kind {
+            Kind::Title => Reply::text("Fix the demo typecheck"),
+            Kind::Summary => Reply::Text {
+                text: summary(),
+                prompt_tokens: SMALL_USAGE,
+            },
+            Kind::Agent => agent_step(request, demo),
+            Kind::Other => Reply::text("Nothing is scripted for this request."),
+        };
+        (kind, reply)
+    }
+
+    fn kind_of(request: &Exchange) -> Kind {
+        let system = request.system();
+        let has_tools = request.body["tools"]
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty());
+        if system.contains("title generator") {
+            Kind::Title
+        } else if !has_tools
+            && (system.contains("summariz") || request.has_user_text("<conversation>"))
+        {
+            Kind::Summary
+        } else if has_tools {
+            Kind::Agent
+        } else {
+            Kind::Other
+        }
+    }
+
+    /// The first session's tool calls, in order.
+    fn first_session_calls(demo: &Path) -> Vec<(&'static str, Value)> {
+        let file = |relative: &str| demo.join(relative).to_string_lossy().into_owned();
+        vec![
+            (
+                "bash",
+                json!({"command": "npm run typecheck", "description": "Run the typecheck"}),
+            ),
+            (
+                "bash",
+                json!({"command": "git log --oneline -5", "description": "Show recent commits"}),
+            ),
+            (
+                "bash",
+                json!({"command": "npm test", "description": "Run the tests"}),
+            ),
+            ("read", json!({"filePath": file("src/index.ts")})),
+            (
+                "edit",
+                json!({"filePath": file("src/index.ts"),
+                       "oldString": "add(\"1\", 2)", "newString": "add(1, 2)"}),
+            ),
+            (
+                "write",
+                json!({"filePath": file("src/util.ts"),
+                       "content": "export function add(a: number, b: number): number {\n  return a + b;\n}\n"}),
+            ),
+            ("grep", json!({"pattern": "export", "path": file("src")})),
+            ("glob", json!({"pattern": "**/*.ts"})),
+            (
+                "bash",
+                json!({"command": "touch fixed && npm run typecheck",
+                       "description": "Run the typecheck again"}),
+            ),
+        ]
+    }
+
+    /// The number of tool calls the first session makes.
+    pub fn first_session_call_count() -> usize {
+        first_session_calls(Path::new("/")).len()
+    }
+
+    fn agent_step(request: &Exchange, demo: &Path) -> Reply {
+        if request.after_compaction() {
+            // The step OpenCode runs after compacting ("continue"): finish quietly.
+            Reply::text("All done.")
+        } else if request.has_user_text(FIRST_PROMPT) {
+            // One tool call per step, chosen by how many results the conversation holds; then
+            // the final answer, reporting a usage above the context limit.
+            let calls = first_session_calls(demo);
+            let done = request.tool_results();
+            match calls.into_iter().nth(done) {
+                Some((name, arguments)) => Reply::Tool {
+                    id: format!("call_{}", done + 1),
+                    name,
+                    arguments,
+                },
+                None => Reply::Text {
+                    text: "The typecheck passes now; `npm test` still fails.".into(),
+                    prompt_tokens: OVERFLOW_USAGE,
+                },
+            }
+        } else if request.has_user_text(SECOND_PROMPT) {
+            Reply::text("Run `npm run typecheck` before you commit.")
+        } else {
+            Reply::text("Nothing is scripted for this request.")
+        }
+    }
+
+    /// The compaction summary: ends with a candidate block holding two good candidates, a
+    /// commit subject and a raw error.
+    fn summary() -> String {
+        let mut text = String::from(
+            "## Objective\n\
+             - Fix the typecheck of the demo repository.\n\
+             \n\
+             ## Progress\n\
+             - Fixed the argument type in src/index.ts; `npm run typecheck` passes.\n\
+             - `npm test` still fails.\n\
+             \n",
+        );
+        text.push_str(CANDIDATES_HEADER);
+        text.push('\n');
+        let lines = [
+            ("decision", GOOD_CANDIDATES[0]),
+            ("project", GOOD_CANDIDATES[1]),
+            ("project", BAD_CANDIDATES[0]),
+            ("feedback", BAD_CANDIDATES[1]),
+        ];
+        for (kind, candidate) in lines {
+            text.push_str(&format!("- [{kind}] {candidate}\n"));
+        }
+        text
+    }
+
+    fn messages(body: &Value) -> &[Value] {
+        body["messages"].as_array().map_or(&[], Vec::as_slice)
+    }
+
+    /// The text of a message's `content`: a string, or the text parts of an array.
+    fn text_of(content: &Value) -> String {
+        match content {
+            Value::String(text) => text.clone(),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(|part| part["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
+
+    fn texts_of_role(body: &Value, role: &str) -> Vec<String> {
+        messages(body)
+            .iter()
+            .filter(|m| m["role"] == role)
+            .map(|m| text_of(&m["content"]))
+            .collect()
+    }
+}
+
+use model::{Exchange, Kind};
+
+// ---------------------------------------------------------------------------------------------
+// The temporary directory, kept on failure
+// ---------------------------------------------------------------------------------------------
+
+/// Where everything of one run lives, all inside one temporary directory.
+struct Layout {
+    root: PathBuf,
+    home: PathBuf,
+    xdg_config: PathBuf,
+    xdg_data: PathBuf,
+    xdg_cache: PathBuf,
+    xdg_state: PathBuf,
+    tmp: PathBuf,
+    /// ocmem's data directory (`OCMEM_DATA_DIR`).
+    data: PathBuf,
+    /// The stdout and stderr of every process the test runs.
+    logs: PathBuf,
+    /// The demo repository.
+    demo: PathBuf,
+}
+
+impl Layout {
+    fn new(root: &Path) -> Layout {
+        let root = root.canonicalize().unwrap();
+        let home = root.join("home");
+        let layout = Layout {
+            xdg_config: home.join(".config"),
+            xdg_data: home.join(".local/share"),
+            xdg_cache: home.join(".cache"),
+            xdg_state: home.join(".local/state"),
+            tmp: root.join("tmp"),
+            data: root.join("ocmem-data"),
+            logs: root.join("logs"),
+            demo: root.join("demo"),
+            home,
+            root,
+        };
+        for dir in [
+            &layout.xdg_config,
+            &layout.xdg_data,
+            &layout.xdg_cache,
+            &layout.xdg_state,
+            &layout.tmp,
+            &layout.logs,
+            &layout.demo,
+        ] {
+            fs::create_dir_all(dir).unwrap();
+        }
+        layout
+    }
+
+    fn opencode_logs(&self) -> PathBuf {
+        self.xdg_data.join("opencode/log")
+    }
+}
+
+/// Owns the temporary directory. When the test fails (a panic unwinds through it), it keeps the
+/// directory, writes the model requests to `model-requests.json`, and prints where to look.
+struct KeepOnFailure {
+    dir: Option<TempDir>,
+    root: PathBuf,
+    notes: Vec<(&'static str, PathBuf)>,
+    requests: Arc<Mutex<Vec<Exchange>>>,
+}
+
+impl Drop for KeepOnFailure {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return; // the TempDir is removed
+        }
+        if let Some(dir) = self.dir.take() {
+            let _ = dir.keep();
+        }
+        let requests = match self.requests.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let dump: Vec<Value> = requests
+            .iter()
+            .map(|e| {
+                json!({"method": e.method, "path": e.path, "kind": e.kind.map(|k| format!("{k:?}")),
+                       "reply": e.reply, "body": e.body})
+            })
+            .collect();
+        let dump_path = self.root.join("model-requests.json");
+        let _ = fs::write(
+            &dump_path,
+            serde_json::to_string_pretty(&dump).unwrap_or_default(),
+        );
+
+        eprintln!("\nocmem e2e: FAILED; kept {}", self.root.display());
+        for (what, path) in &self.notes {
+            eprintln!("  {what:<24} {}", path.display());
+        }
+        eprintln!("  {:<24} {}", "model requests (JSON)", dump_path.display());
+        eprintln!("  the model server received {} requests:", requests.len());
+        for (i, e) in requests.iter().enumerate() {
+            let kind = e.kind.map_or_else(|| "-".to_string(), |k| format!("{k:?}"));
+            eprintln!(
+                "   {i:>3} {} {} [{kind}, {} tool results] -> {}",
+                e.method,
+                e.path,
+                e.tool_results(),
+                e.reply
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes, each with a timeout
+// ---------------------------------------------------------------------------------------------
+
+struct Finished {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Finished {
+    fn assert_success(&self, what: &str) {
+        assert!(
+            self.status.success(),
+            "{what} failed ({}).\nstdout:\n{}\nstderr:\n{}",
+            self.status,
+            tail(&self.stdout, 4000),
+            tail(&self.stderr, 4000)
+        );
+    }
+}
+
+fn tail(text: &str, max: usize) -> &str {
+    let mut start = text.len().saturating_sub(max);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    &text[start..]
+}
+
+/// Runs `cmd` in a process group of its own, with stdin closed and stdout and stderr in
+/// `<logs>/<name>.stdout|stderr`; after `timeout` (or at the test's deadline, whichever comes
+/// first) the whole group is killed and the test fails.
+fn run(
+    cmd: &mut Command,
+    name: &str,
+    logs: &Path,
+    timeout: Duration,
+    deadline: Instant,
+) -> Finished {
+    use std::os::unix::process::CommandExt;
+
+    let stdout_path = logs.join(format!("{name}.stdout"));
+    let stderr_path = logs.join(format!("{name}.stderr"));
+    cmd.stdin(Stdio::null())
+        .stdout(fs::File::create(&stdout_path).unwrap())
+        .stderr(fs::File::create(&stderr_path).unwrap())
+        .process_group(0);
+    let started = Instant::now();
+    let limit = (started + timeout).min(deadline);
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {name} ({:?}): {e}", cmd.get_program()));
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() >= limit {
+            // The child leads its own group: kill it and whatever it started (bash, npm, node).
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{name} did not finish within {:.0?}; killed. Its output: {} and {}",
+                limit - started,
+                stdout_path.display(),
+                stderr_path.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    eprintln!(
+        "ocmem e2e: {name} finished in {:.1?} ({status})",
+        started.elapsed()
+    );
+    Finished {
+        status,
+        stdout: fs::read_to_string(&stdout_path).unwrap_or_default(),
+        stderr: fs::read_to_string(&stderr_path).unwrap_or_default(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup: OpenCode, the demo repository, the configuration
+// ---------------------------------------------------------------------------------------------
+
+/// The installed OpenCode.
+struct Installed {
+    /// The opencode binary.
+    bin: PathBuf,
+    /// npm's download cache for the packages OpenCode installs at run time (the plugin API for
+    /// `.opencode/`), next to the installed OpenCode so that later runs reuse it.
+    npm_cache: PathBuf,
+}
+
+/// Runs the install script; the binary is named on its last line.
+fn install_opencode(layout: &Layout, deadline: Instant) -> Installed {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
+    let out = run(
+        Command::new("bash").arg(&script),
+        "install-opencode",
+        &layout.logs,
+        INSTALL_TIMEOUT,
+        deadline,
+    );
+    out.assert_success("tests/e2e/install-opencode.sh");
+    let bin = PathBuf::from(out.stdout.lines().last().unwrap_or("").trim());
+    assert!(
+        bin.is_file(),
+        "install-opencode.sh printed {bin:?}, which is not a file"
+    );
+    // <cache>/opencode-<version>/node_modules/.bin/opencode
+    let prefix = bin
+        .ancestors()
+        .nth(3)
+        .expect("the install prefix")
+        .to_path_buf();
+    Installed {
+        bin,
+        npm_cache: prefix.join("npm-cache"),
+    }
+}
+
+/// Writes `content` to `dir/relative`, creating the parent directories.
+fn write(dir: &Path, relative: &str, content: &str) {
+    let path = dir.join(relative);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, content).unwrap();
+}
+
+/// The demo repository: a TypeScript project whose `npm run typecheck` fails with TS2345 until
+/// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
+/// "errors", OpenCode's configuration for the scripted model, and the ocmem plugin.
+fn make_demo_repo(layout: &Layout, base_url: &str) {
+    let demo = &layout.demo;
+    write(
+        demo,
+        "package.json",
+        r#"{
+  "name": "demo",
+  "version": "1.0.0",
+  "private": true,
+  "scripts": {
+    "typecheck": "node check.js",
+    "test": "node test.js"
+  }
+}
+"#,
+    );
+    write(
+        demo,
+        "check.js",
+        &format!(
+            "// Stands in for `tsc --noEmit`: fails with one error until a file named `fixed` exists.\n\
+             const fs = require(\"fs\");\n\
+             if (fs.existsSync(\"fixed\")) {{\n  console.log(\"no errors\");\n  process.exit(0);\n}}\n\
+             console.log({});\nprocess.exit(2);\n",
+            serde_json::to_string(TS_ERROR).unwrap()
+        ),
+    );
+    write(
+        demo,
+        "test.js",
+        "// A failing test, reported the way `node --test` does.\n\
+         console.log(\"TAP version 13\");\n\
+         console.log(\"not ok 1 - adds numbers\");\n\
+         console.log(\"  AssertionError [ERR_ASSERTION]: 3 == 4\");\n\
+         console.log(\"# tests 1\");\n\
+         console.log(\"# fail 1\");\n\
+         process.exit(1);\n",
+    );
+    write(
+        demo,
+        "src/util.ts",
+        "export function add(a: number, b: number): number {\n  return a + b + 1;\n}\n",
+    );
+    write(
+        demo,
+        "src/index.ts",
+        r#"import { add } from "./util";
+
+// Prints the sum of two numbers.
+//
+// The first argument is a string by mistake: the typecheck
+// reports it below.
+
+export function main(): void {
+  const total =
+    add("1", 2);
+  console.log(total);
+}
+"#,
+    );
+    write(demo, ".gitignore", "fixed\n.opencode/\nopencode.json\n");
+
+    let git = |args: &[&str], name: &str| {
+        run(
+            Command::new("git")
+                .args(args)
+                .current_dir(demo)
+                .env("HOME", &layout.home)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_AUTHOR_NAME", "Demo")
+                .env("GIT_AUTHOR_EMAIL", "demo@example.com")
+                .env("GIT_COMMITTER_NAME", "Demo")
+                .env("GIT_COMMITTER_EMAIL", "demo@example.com"),
+            name,
+            &layout.logs,
+            SHORT_TIMEOUT,
+            Instant::now() + SHORT_TIMEOUT,
+        )
+        .assert_success(name);
+    };
+    git(&["init", "-q", "-b", "main"], "git-init");
+    git(&["add", "-A"], "git-add");
+    for (i, subject) in COMMIT_SUBJECTS.iter().enumerate() {
+        git(
+            &["commit", "-q", "--allow-empty", "-m", subject],
+            &format!("git-commit-{i}"),
+        );
+    }
+
+    // OpenCode's project configuration: only the scripted provider, a model with a small
+    // context (a reported usage above it makes OpenCode compact), bash and edits allowed, and
+    // nothing that phones home.
+    let config = json!({
+        "autoupdate": false,
+        "share": "disabled",
+        "enabled_providers": ["mock"],
+        "model": format!("mock/{}", model::MODEL_ID),
+        "small_model": format!("mock/{}", model::MODEL_ID),
+        "permission": {"bash": "allow", "edit": "allow"},
+        "provider": {
+            "mock": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Scripted model",
+                "options": {"baseURL": base_url, "apiKey": "not-a-real-key"},
+                "models": {
+                    model::MODEL_ID: {
+                        "name": "Scripted model",
+                        "tool_call": true,
+                        "limit": {"context": 20_000, "output": 4_000}
+                    }
+                }
+            }
+        }
+    });
+    write(
+        demo,
+        "opencode.json",
+        &serde_json::to_string_pretty(&config).unwrap(),
+    );
+
+    // The real plugin, as a user installs it for one project.
+    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode/ocmem.js");
+    assert!(
+        plugin.is_file(),
+        "the plugin {} is missing",
+        plugin.display()
+    );
+    fs::create_dir_all(demo.join(".opencode/plugin")).unwrap();
+    fs::copy(&plugin, demo.join(".opencode/plugin/ocmem.js")).unwrap();
+}
+
+/// `opencode <args>` in the demo repository, isolated: HOME, the XDG directories and TMPDIR in
+/// the temporary directory, no inherited OpenCode or ocmem settings, ocmem's binary and data
+/// directory named, and OpenCode's update checks, sharing, model catalogue and downloads turned
+/// off. Its log goes to stderr (`--print-logs`): OpenCode's log file loses its tail at exit.
+fn opencode(layout: &Layout, installed: &Installed, args: &[&str]) -> Command {
+    let mut cmd = Command::new(&installed.bin);
+    // OpenCode takes its directory from PWD when set, as a shell would have it.
+    cmd.args(args)
+        .args(["--print-logs", "--log-level", "DEBUG"])
+        .current_dir(&layout.demo)
+        .env("PWD", &layout.demo);
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("OPENCODE") || name.starts_with("OCMEM_") {
+            cmd.env_remove(name.as_ref());
+        }
+    }
+    cmd.env("HOME", &layout.home)
+        .env("XDG_CONFIG_HOME", &layout.xdg_config)
+        .env("XDG_DATA_HOME", &layout.xdg_data)
+        .env("XDG_CACHE_HOME", &layout.xdg_cache)
+        .env("XDG_STATE_HOME", &layout.xdg_state)
+        .env("TMPDIR", &layout.tmp)
+        .env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"))
+        .env("OCMEM_DATA_DIR", &layout.data)
+        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        .env("OPENCODE_DISABLE_SHARE", "1")
+        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
+        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+        .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
+        .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
+        .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
+        // npm (run by the bash tool) would check for a newer npm and say so in the output.
+        .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
+        .env("NPM_CONFIG_CACHE", &installed.npm_cache)
+        .env("NPM_CONFIG_PREFER_OFFLINE", "true")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+/// The session id in `opencode run --format json` output (every event line carries it).
+fn session_id(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find_map(|event| event["sessionID"].as_str().map(str::to_string))
+        .unwrap_or_else(|| panic!("no sessionID in the output of opencode run:\n{stdout}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading what ocmem added and stored
+// ---------------------------------------------------------------------------------------------
+
+/// The first 16 or 32 hex digits of sha256(text).
+fn sha256_hex(text: &str, digits: usize) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    hex[..digits].to_string()
+}
+
+fn workspace_dir(layout: &Layout) -> PathBuf {
+    let root = layout.demo.to_string_lossy();
+    layout.data.join("workspaces").join(sha256_hex(&root, 16))
+}
+
+fn session_file(layout: &Layout, session: &str) -> PathBuf {
+    workspace_dir(layout)
+        .join("sessions")
+        .join(format!("{}.json", sha256_hex(session, 32)))
+}
+
+/// The part of a system prompt ocmem added: from its first header to the end.
+fn ocmem_block(system: &str) -> &str {
+    ["Workspace memory (cross-session", "Hot session state ("]
+        .iter()
+        .filter_map(|header| system.find(header))
+        .min()
+        .map_or("", |start| &system[start..])
+}
+
+/// The `- ` lines under `header` (such as `open_errors:`) in a rendered block.
+fn section(block: &str, header: &str) -> Vec<String> {
+    block
+        .lines()
+        .skip_while(|line| line.trim() != header)
+        .skip(1)
+        .take_while(|line| line.starts_with("- "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The one agent step of the first session (before its compaction) that holds `results` tool
+/// results.
+fn first_session_step(exchanges: &[Exchange], results: usize) -> &Exchange {
+    let steps: Vec<&Exchange> = exchanges
+        .iter()
+        .filter(|e| {
+            e.kind == Some(Kind::Agent)
+                && e.has_user_text(FIRST_PROMPT)
+                && !e.after_compaction()
+                && e.tool_results() == results
+        })
+        .collect();
+    assert_eq!(
+        steps.len(),
+        1,
+        "expected one model request of the first session with {results} tool results"
+    );
+    steps[0]
+}
+
+fn memory_entries(layout: &Layout) -> Vec<Value> {
+    let path = workspace_dir(layout).join("workspace-memory.json");
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let store: Value = serde_json::from_str(&text).unwrap();
+    store["entries"].as_array().cloned().unwrap_or_default()
+}
+
+fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
+    entries
+        .iter()
+        .find(|e| e["status"] == "active" && e["text"].as_str().is_some_and(|t| t.contains(text)))
+}
+
+/// Every line of OpenCode's own log, with the file it is in: the log files under its data
+/// directory, and the log each `opencode` process printed on stderr (`--print-logs`).
+fn opencode_log_lines(layout: &Layout) -> Vec<(PathBuf, String)> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for (dir, prefix) in [
+        (layout.opencode_logs(), ""),
+        (layout.logs.clone(), "opencode-"),
+    ] {
+        if let Ok(entries) = fs::read_dir(dir) {
+            files.extend(entries.flatten().map(|e| e.path()).filter(|path| {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                name.starts_with(prefix) && (name.ends_with(".log") || name.ends_with(".stderr"))
+            }));
+        }
+    }
+    files.sort();
+    let mut lines = Vec::new();
+    for file in files {
+        if let Ok(text) = fs::read_to_string(&file) {
+            lines.extend(text.lines().map(|line| (file.clone(), line.to_string())));
+        }
+    }
+    lines
+}
+
+/// A log line that reports a problem with the plugin: any error, and any warning about ocmem
+/// or a plugin. (The plugin logs through OpenCode, only warnings and errors, and OpenCode's log
+/// line does not keep the plugin's service name.)
+fn is_plugin_problem(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    lower.contains("level=error")
+        || (lower.contains("level=warn") && (lower.contains("ocmem") || lower.contains("plugin")))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenario
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn ocmem_gives_opencode_a_working_memory() {
+    let started = Instant::now();
+    let deadline = started + TEST_BUDGET;
+    let dir = tempfile::Builder::new()
+        .prefix("ocmem-e2e-")
+        .tempdir()
+        .unwrap();
+    let layout = Layout::new(dir.path());
+    let server = model::Server::start(layout.demo.clone());
+    let _keep = KeepOnFailure {
+        root: layout.root.clone(),
+        dir: Some(dir),
+        notes: vec![
+            ("OpenCode logs", layout.opencode_logs()),
+            ("process output", layout.logs.clone()),
+            ("ocmem data dir", layout.data.clone()),
+            ("demo repository", layout.demo.clone()),
+        ],
+        requests: server.log(),
+    };
+
+    let installed = install_opencode(&layout, deadline);
+    make_demo_repo(&layout, &server.base_url);
+    let version = run(
+        &mut opencode(&layout, &installed, &["--version"]),
+        "opencode-version",
+        &layout.logs,
+        SHORT_TIMEOUT,
+        deadline,
+    );
+    version.assert_success("opencode --version");
+    assert_eq!(version.stdout.trim(), OPENCODE_VERSION);
+
+    // Session 1: the user asks for a fix and states a rule; the model works through the
+    // scripted tool calls, answers, and the session is compacted.
+    let first = run(
+        &mut opencode(
+            &layout,
+            &installed,
+            &["run", "--format", "json", FIRST_PROMPT],
+        ),
+        "opencode-run-1",
+        &layout.logs,
+        RUN_TIMEOUT,
+        deadline,
+    );
+    first.assert_success("opencode run (first session)");
+    let first_session = session_id(&first.stdout);
+    let exchanges = server.exchanges();
+
+    // Every scripted tool call ran and did its work; grep and glob run ripgrep.
+    let calls = model::first_session_call_count();
+    let results = first_session_step(&exchanges, calls).tool_texts();
+    let expected = [
+        (3, "add(\"1\", 2)"),
+        (4, "Edit applied successfully"),
+        (5, "Wrote file successfully"),
+        (6, "Found 2 matches"),
+        (7, "src/util.ts"),
+        (8, "no errors"),
+    ];
+    for (i, needle) in expected {
+        assert!(
+            results[i].contains(needle),
+            "the result of tool call {} lacks {needle:?}: {:?}",
+            i + 1,
+            results[i]
+        );
+    }
+
+    // The first step already lists what the user asked to remember.
+    let step = first_session_step(&exchanges, 0);
+    let block = ocmem_block(&step.system()).to_string();
+    assert!(
+        section(&block, "pending_memories:")
+            .iter()
+            .any(|line| line.contains(REMEMBERED)),
+        "the first request's system prompt does not list the explicit memory:\n{block}"
+    );
+
+    // After the failing `npm run typecheck`: the TS error is an open error.
+    let step = first_session_step(&exchanges, 1);
+    let after_typecheck = ocmem_block(&step.system()).to_string();
+    let errors = section(&after_typecheck, "open_errors:");
+    assert!(
+        errors.len() == 1 && errors[0].contains("TS2345"),
+        "after the failing typecheck, the system prompt should name TS2345:\n{after_typecheck}"
+    );
+
+    // After `git log`, whose subjects say "errors": nothing added, the block is unchanged.
+    let step = first_session_step(&exchanges, 2);
+    let system = step.system();
+    assert_eq!(
+        ocmem_block(&system),
+        after_typecheck,
+        "git log changed what ocmem shows"
+    );
+    for subject in COMMIT_SUBJECTS {
+        assert!(
+            !system.contains(subject),
+            "the commit subject {subject:?} reached the system prompt:\n{system}"
+        );
+    }
+
+    // After the failing `npm test`: both errors.
+    let step = first_session_step(&exchanges, 3);
+    let block = ocmem_block(&step.system()).to_string();
+    let errors = section(&block, "open_errors:");
+    assert!(
+        errors.iter().any(|e| e.contains("TS2345"))
+            && errors.iter().any(|e| e.contains("not ok 1 - adds numbers")),
+        "after the failing test, both errors should be open:\n{block}"
+    );
+
+    // After `touch fixed && npm run typecheck` passes: the TS error is gone, the test's stays,
+    // and the files the model read, edited and wrote are active.
+    let step = first_session_step(&exchanges, calls);
+    let block = ocmem_block(&step.system()).to_string();
+    assert!(
+        !block.contains("TS2345"),
+        "the passing typecheck should clear TS2345:\n{block}"
+    );
+    let errors = section(&block, "open_errors:");
+    assert!(
+        errors.iter().any(|e| e.contains("not ok 1 - adds numbers")
+            || e.contains("AssertionError [ERR_ASSERTION]: 3 == 4")),
+        "the failing test should still be open:\n{block}"
+    );
+    let files = section(&block, "active_files:");
+    for file in ["src/index.ts", "src/util.ts"] {
+        assert!(
+            files.iter().any(|line| line.contains(file)),
+            "{file} should be an active file:\n{block}"
+        );
+    }
+
+    // The compaction: OpenCode asked for one summary, and its prompt carries ocmem's request
+    // for memory candidates (the `experimental.session.compacting` hook).
+    let summaries: Vec<&Exchange> = exchanges
+        .iter()
+        .filter(|e| e.kind == Some(Kind::Summary))
+        .collect();
+    assert_eq!(summaries.len(), 1, "expected one compaction request");
+    assert!(
+        summaries[0]
+            .user_texts()
+            .iter()
+            .any(|t| t.contains(model::CANDIDATES_HEADER)),
+        "the compaction prompt lacks ocmem's `Memory candidates:` instructions"
+    );
+    assert!(
+        exchanges
+            .iter()
+            .any(|e| e.kind == Some(Kind::Agent) && e.after_compaction()),
+        "OpenCode did not continue after the compaction"
+    );
+
+    // Workspace memory: the explicit rule, the good candidates; not the commit subject, not the
+    // raw error.
+    let entries = memory_entries(&layout);
+    let explicit = active_entry(&entries, REMEMBERED)
+        .unwrap_or_else(|| panic!("no active entry {REMEMBERED:?} in {entries:#?}"));
+    assert_eq!(explicit["source"], "explicit", "{explicit}");
+    for candidate in GOOD_CANDIDATES {
+        let entry = active_entry(&entries, candidate)
+            .unwrap_or_else(|| panic!("candidate {candidate:?} not stored: {entries:#?}"));
+        assert_eq!(entry["source"], "compaction", "{entry}");
+    }
+    for candidate in BAD_CANDIDATES {
+        assert!(
+            entries
+                .iter()
+                .all(|e| !e["text"].as_str().unwrap_or("").contains(candidate)),
+            "{candidate:?} should have been rejected: {entries:#?}"
+        );
+    }
+    let first_store = session_file(&layout, &first_session);
+    assert!(
+        first_store.is_file(),
+        "no session store {}",
+        first_store.display()
+    );
+
+    // Session 2, same directory: its first request's system prompt carries workspace memory.
+    let second = run(
+        &mut opencode(
+            &layout,
+            &installed,
+            &["run", "--format", "json", SECOND_PROMPT],
+        ),
+        "opencode-run-2",
+        &layout.logs,
+        RUN_TIMEOUT,
+        deadline,
+    );
+    second.assert_success("opencode run (second session)");
+    let second_session = session_id(&second.stdout);
+    assert_ne!(first_session, second_session);
+    let exchanges = server.exchanges();
+    let step = exchanges
+        .iter()
+        .find(|e| e.kind == Some(Kind::Agent) && e.has_user_text(SECOND_PROMPT))
+        .expect("no model request of the second session");
+    let system = step.system();
+    let block = ocmem_block(&system);
+    for remembered in [REMEMBERED, GOOD_CANDIDATES[0], GOOD_CANDIDATES[1]] {
+        assert!(
+            block.contains(remembered),
+            "the second session's system prompt lacks {remembered:?}:\n{block}"
+        );
+    }
+    assert!(
+        !system.contains("TS2345") && !system.contains("not ok 1"),
+        "the first session's errors leaked into the second:\n{block}"
+    );
+
+    // Deleting the first session removes its store, and only its store.
+    run(
+        &mut opencode(&layout, &installed, &["session", "delete", &first_session]),
+        "opencode-session-delete",
+        &layout.logs,
+        SHORT_TIMEOUT,
+        deadline,
+    )
+    .assert_success("opencode session delete");
+    assert!(
+        !first_store.exists(),
+        "{} should be gone after `opencode session delete`",
+        first_store.display()
+    );
+    assert!(
+        session_file(&layout, &second_session).is_file(),
+        "the second session's store should remain"
+    );
+    assert!(
+        active_entry(&memory_entries(&layout), REMEMBERED).is_some(),
+        "deleting a session must not touch workspace memory"
+    );
+
+    // OpenCode's own log shows no plugin problem. OpenCode 1.18.33 buffers its log file and
+    // loses what a process wrote last when it exits (a short `opencode session delete` leaves
+    // nothing there), so every run also prints its log on stderr, kept next to its stdout.
+    let lines = opencode_log_lines(&layout);
+    assert!(
+        lines.iter().any(|(_, line)| line.contains("level=INFO")),
+        "no OpenCode log lines under {} or {}",
+        layout.opencode_logs().display(),
+        layout.logs.display()
+    );
+    let problems: Vec<String> = lines
+        .iter()
+        .filter(|(_, line)| is_plugin_problem(line))
+        .map(|(file, line)| format!("{}: {line}", file.display()))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "OpenCode's log reports problems:\n{}",
+        problems.join("\n")
+    );
+
+    let elapsed = started.elapsed();
+    eprintln!("ocmem e2e: passed in {elapsed:.1?}");
+    assert!(elapsed < TEST_BUDGET, "took {elapsed:?}");
+}
