@@ -230,6 +230,39 @@ const RULES: &[Rule] = &[
         pattern: assignment!("token|auth"),
         accepts: looks_like_secret,
     },
+    // Credentials given to a program as separate arguments, as a failing command line stores
+    // them: `--password VALUE` (`--password=VALUE` is an assignment above), `curl -u user:pw`,
+    // `mysql -pVALUE`, `sshpass -p VALUE`.
+    Rule {
+        kind: "password",
+        triggers: Triggers::AnyCase(&["-password ", "-passwd ", "-passphrase "]),
+        pattern: r#"(?:^|[ \t])--?(?:[a-z0-9]+-)*pass(?:word|wd|phrase) +(?<secret>"[^"\s]+"|'[^'\s]+'|[^\s"'`;&|)]+)"#,
+        accepts: is_not_placeholder,
+    },
+    Rule {
+        kind: "token",
+        triggers: Triggers::AnyCase(&["-token ", "-secret ", "-api-key ", "-apikey "]),
+        pattern: r#"(?:^|[ \t])--?(?:[a-z0-9]+-)*(?:token|secret|api-?key) +(?<secret>"[^"\s]+"|'[^'\s]+'|[^\s"'`;&|)]+)"#,
+        accepts: looks_like_secret,
+    },
+    Rule {
+        kind: "password",
+        triggers: Triggers::Exact(&["-u ", "--user "]),
+        pattern: r#"(?:^|[ \t])(?:-u|--user) +["']?[^\s:"'@]+:(?<secret>[^\s"'@]+)"#,
+        accepts: is_not_placeholder,
+    },
+    Rule {
+        kind: "password",
+        triggers: Triggers::Exact(&["mysql", "mariadb"]),
+        pattern: r#"\b(?:mysql(?:dump|admin|import|check|sh)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]*?[ \t]-p(?<secret>[^\s"'`;&|]+)"#,
+        accepts: is_not_placeholder,
+    },
+    Rule {
+        kind: "password",
+        triggers: Triggers::Exact(&["sshpass"]),
+        pattern: r#"\bsshpass[ \t]+-p[ \t]*(?<secret>"[^"\s]+"|'[^'\s]+'|[^\s"'`;&|]+)"#,
+        accepts: is_not_placeholder,
+    },
     // English `password:` is an assignment above; these are the other languages' labels.
     Rule {
         kind: "password",
@@ -972,6 +1005,47 @@ mod tests {
             "OPENAI_API_KEY=[REDACTED:openai]",
             &["openai"],
         );
+    }
+
+    #[test]
+    fn credentials_passed_as_arguments_lose_their_values() {
+        assert_scrubs(
+            "mysql -u root -pS3cretPw -h db.local app",
+            "mysql -u root -p[REDACTED:password] -h db.local app",
+            &["password"],
+        );
+        assert_scrubs(
+            "psql-wrapper --db-password hunter2x! --port 5432",
+            "psql-wrapper --db-password [REDACTED:password] --port 5432",
+            &["password"],
+        );
+        assert_scrubs(
+            "curl -u deploy:Tr0ub4dor https://ci.local/api",
+            "curl -u deploy:[REDACTED:password] https://ci.local/api",
+            &["password"],
+        );
+        assert_scrubs(
+            "vault login --token '9f8e7d6c5b4a3f2e1d0c'",
+            "vault login --token '[REDACTED:token]'",
+            &["token"],
+        );
+        assert_scrubs(
+            "sshpass -p 'pa55word' ssh deploy@host",
+            "sshpass -p '[REDACTED:password]' ssh deploy@host",
+            &["password"],
+        );
+    }
+
+    #[test]
+    fn arguments_that_are_not_credentials_stay() {
+        assert_untouched("mysql -u root -p app < dump.sql");
+        assert_untouched("mysql -u root -p$DB_PASSWORD app");
+        assert_untouched("curl -u $USER:$TOKEN https://ci.local");
+        assert_untouched("git push -u origin main");
+        assert_untouched("gh auth login --with-token < token.txt");
+        assert_untouched("npm publish --token $NPM_TOKEN");
+        assert_untouched("tool --max-token 4096 --password-file ~/.pw");
+        assert_untouched("sort -u names.txt");
     }
 
     #[test]
