@@ -1,4 +1,6 @@
-//! Hook cost: how long `tool-after` and `render` take per call on typical stores, next to the
+//! Hook cost: how long `tool-after`, `render` and `promote` take per call on typical stores
+//! (a session with 20 active files and open errors, a workspace memory at its 28 rendered
+//! entries and more on disk), next to the
 //! bare cost of starting the binary (`ocmem --version`), plus the in-process cost of the
 //! domain work alone. Run with `cargo bench --bench hooks` (release profile); it prints
 //! figures and ratios and asserts nothing about time.
@@ -8,8 +10,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use ocmem::domain::memory::{render_block, WorkspaceMemory};
 use ocmem::domain::open_errors::{apply_bash, BashRun};
 use ocmem::domain::render::hot_state;
+use ocmem::domain::secrets::scrub;
 use ocmem::domain::session::SessionState;
 use ocmem::domain::tool_event::{apply, ToolCall};
 use serde_json::{json, Value};
@@ -102,6 +106,27 @@ fn main() {
         &bash_event("seed-j", "npx jest", " FAIL  src/a.test.ts\n  ● a › b\n", 1).to_string(),
     );
 
+    // A full workspace memory: 40 decisions, 28 of them rendered.
+    let candidates: String = (0..40)
+        .map(|i| format!("- [decision] Use the shared retry helper for service call number {i} because timeouts differ per backend\n"))
+        .collect();
+    let summary = format!("## Work\n- done\n\nMemory candidates:\n{candidates}");
+    spawn(
+        &data,
+        &["promote"],
+        &json!({"directory": DIR, "sessionID": "seed", "summary": summary}).to_string(),
+    );
+    let memory_file = std::fs::read_dir(data.join("workspaces"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+        .join("workspace-memory.json");
+    let memory: WorkspaceMemory =
+        serde_json::from_str(&std::fs::read_to_string(memory_file).unwrap()).unwrap();
+    assert_eq!(memory.entries.len(), 40);
+
     let render_event =
         json!({"directory": DIR, "sessionID": "bench", "prompt": "keep going"}).to_string();
     let baseline = measure(|_| spawn(&data, &["--version"], ""));
@@ -150,8 +175,26 @@ fn main() {
             }),
         ),
         (
-            "render",
+            "render (block frozen)",
             measure(|_| spawn(&data, &["render"], &render_event)),
+        ),
+        (
+            "render (new session: freezes)",
+            measure(|i| {
+                let e =
+                    json!({"directory": DIR, "sessionID": format!("s{i}"), "prompt": "keep going"});
+                spawn(&data, &["render"], &e.to_string())
+            }),
+        ),
+        (
+            "promote (5 candidates)",
+            measure(|i| {
+                let lines: String = (0..5)
+                    .map(|k| format!("- [project] Build artefacts of package {i}-{k} go to the dist folder only\n"))
+                    .collect();
+                let e = json!({"directory": DIR, "sessionID": "bench-p", "summary": format!("Memory candidates:\n{lines}")});
+                spawn(&data, &["promote"], &e.to_string())
+            }),
         ),
     ];
 
@@ -219,8 +262,20 @@ fn main() {
         std::hint::black_box(hot_state(&state, DIR));
     }
     let render = started.elapsed() / iterations;
+    let started = Instant::now();
+    for i in 0..iterations / 10 {
+        std::hint::black_box(render_block(&memory, Some(i as i64)));
+    }
+    let render_memory = started.elapsed() / (iterations / 10);
+    let started = Instant::now();
+    for _ in 0..iterations {
+        std::hint::black_box(scrub(TSC));
+    }
+    let scrub_output = started.elapsed() / iterations;
     println!("(tool-after calls that change the store pay for two fsyncs, of the file and of its directory:");
     println!(" that is the disk's price for a store that survives a crash, not ocmem's work; see the in-process figures)");
-    println!("\nin-process domain cost per call (µs): apply read {:.2}, record a tsc failure {:.2}, render hot state {:.2}",
+    println!("\nin-process domain cost per call (µs): apply read {:.2}, record a tsc failure {:.2}, render hot state {:.2},",
         apply_read.as_secs_f64() * 1e6, apply_failure.as_secs_f64() * 1e6, render.as_secs_f64() * 1e6);
+    println!("render a workspace block of 40 entries {:.2}, scrub a typecheck output with no secret {:.2}",
+        render_memory.as_secs_f64() * 1e6, scrub_output.as_secs_f64() * 1e6);
 }

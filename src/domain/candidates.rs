@@ -8,7 +8,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::bytes::{Regex, RegexBuilder};
 use serde::Serialize;
 
 use super::memory_type::MemoryType;
@@ -470,7 +470,7 @@ pub fn gate(candidate: &Candidate) -> Result<(), Rejection> {
 /// of prompt sections, jailbreak vocabulary.
 fn is_prompt_injection(text: &str) -> bool {
     static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r"(?i)",
             // ignore / disregard / forget previous instructions
             r"\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+){0,3}",
@@ -497,7 +497,7 @@ fn is_prompt_injection(text: &str) -> bool {
         ))
         .expect("valid prompt-injection pattern")
     });
-    INJECTION.is_match(text)
+    INJECTION.is_match(text.as_bytes())
 }
 
 fn is_too_short(text: &str) -> bool {
@@ -534,7 +534,7 @@ fn is_git_hash(text: &str) -> bool {
 /// optionally after a hash) and git's own subjects (`Merge branch …`, `Revert "…"`).
 fn is_commit_subject(text: &str) -> bool {
     static COMMIT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r"^(?:[0-9a-fA-F]{7,40}\s+)?(?:",
             r"(?:fix|feat|chore|docs|refactor|test|tests|style|perf|build|ci|revert)(?:\([^)]*\))?!?:\s",
             r#"|Merge (?:branch|pull request|remote-tracking branch|tag)\b|Revert ""#,
@@ -542,7 +542,7 @@ fn is_commit_subject(text: &str) -> bool {
         ))
         .expect("valid commit-subject pattern")
     });
-    COMMIT_SUBJECT.is_match(lead(text))
+    COMMIT_SUBJECT.is_match(lead(text).as_bytes())
 }
 
 /// Error output as the main content: `TypeError: …`, `Error: …`, `error[E0382]`,
@@ -550,7 +550,7 @@ fn is_commit_subject(text: &str) -> bool {
 /// from the payment service must be retried" is a rule about errors, not one.
 fn is_raw_error(text: &str) -> bool {
     static RAW_ERROR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r"(?:\b[\w$.]*(?:Error|Exception)|\b(?:ERROR|FATAL|PANIC))(?:\[E\d+\])?:(?:\s|$)",
             // lowercase labels only open a line ("The error: prefix …" speaks of one)
             r"|^(?:error|fatal|panic|warning)(?:\[E\d+\])?:(?:\s|$)",
@@ -569,7 +569,7 @@ fn is_raw_error(text: &str) -> bool {
     });
     let text = lead(text);
     RAW_ERROR
-        .find(text)
+        .find(text.as_bytes())
         .is_some_and(|found| is_main_content(text, found.start(), MAX_ERROR_LEAD_IN_WORDS))
 }
 
@@ -577,7 +577,7 @@ fn is_raw_error(text: &str) -> bool {
 /// `File "x.py", line 3, in f`, `#0 0x… in f`, `src/x.rs:10:5`, `goroutine 1 [running]`.
 fn is_stack_frame(text: &str) -> bool {
     static STACK_FRAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             // the location has a dot or slash: "At 10:30 the backup runs" is not a frame
             r"^(?i:at)\s+(?:async\s+)?(?:\S+\s+)?\(?[^\s()]*[./][^\s()]*:\d+",
             r#"|\bFile\s+"[^"]+",\s+line\s+\d+"#,
@@ -590,7 +590,7 @@ fn is_stack_frame(text: &str) -> bool {
         ))
         .expect("valid stack-frame pattern")
     });
-    STACK_FRAME.is_match(lead(text))
+    STACK_FRAME.is_match(lead(text).as_bytes())
 }
 
 /// Files this session touched: `modified x.ts`, `created src/a.ts`, `Files changed: …`,
@@ -629,7 +629,7 @@ fn is_active_file_line(text: &str) -> bool {
         "live", "belong",
     ];
     static DIFFSTAT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^\S+\s+\|\s+\d+\s+[+-]+").expect("valid diffstat pattern"));
+        LazyLock::new(|| ascii_regex(r"^\S+\s+\|\s+\d+\s+[+-]+").expect("valid diffstat pattern"));
     let words: Vec<&str> = text.split_whitespace().collect();
     let Some(first) = words.first() else {
         return false;
@@ -656,7 +656,11 @@ fn is_active_file_line(text: &str) -> bool {
     let mut status_pairs = words.chunks_exact(2);
     let git_status = status_pairs.remainder().is_empty()
         && status_pairs.all(|pair| is_git_status_code(pair[0]) && names_file(&pair[1]));
-    session_verb_on_file || lone_read || files_heading || git_status || DIFFSTAT.is_match(text)
+    session_verb_on_file
+        || lone_read
+        || files_heading
+        || git_status
+        || DIFFSTAT.is_match(text.as_bytes())
 }
 
 /// Temporary state and narration of the session: `currently …`, `WIP:`, `TODO:`, `next:`,
@@ -689,14 +693,14 @@ fn is_progress(text: &str) -> bool {
             // "Login now works": a change just made, told as news
             r"now\s+(?:passes|pass|fails|fail|works|compiles|builds|succeeds)\b",
         ];
-        Regex::new(&format!(
+        ascii_regex(&format!(
             r"(?i)^(?:{})|\b(?:{})",
             at_start.join("|"),
             anywhere.join("|")
         ))
         .expect("valid progress pattern")
     });
-    PROGRESS.is_match(text)
+    PROGRESS.is_match(text.as_bytes())
 }
 
 /// A declaration leading the text: `fn foo(a: i32) -> u8`, `export function add(…)`,
@@ -704,7 +708,7 @@ fn is_progress(text: &str) -> bool {
 /// Keywords are matched as code spells them: "Class names use PascalCase" is a convention.
 fn is_code_signature(text: &str) -> bool {
     static SIGNATURE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r"^(?:",
             r#"(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+\w+\s*[<(]"#,
             r"|(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*\w*\s*[<(]",
@@ -723,18 +727,18 @@ fn is_code_signature(text: &str) -> bool {
         ))
         .expect("valid code-signature pattern")
     });
-    SIGNATURE.is_match(lead(text))
+    SIGNATURE.is_match(lead(text).as_bytes())
 }
 
 /// Route documentation: `GET /api/users/:id returns …` as the main content, or route
 /// registrations (`router.get('/x', …)`, `@app.route("/x")`, `@GetMapping`) anywhere.
 fn is_http_route(text: &str) -> bool {
     static METHOD_AND_PATH: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/")
+        ascii_regex(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/")
             .expect("valid method-and-path pattern")
     });
     static ROUTE_CODE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r#"\b(?:router|app|server|api|routes?|fastify|express|r)\.(?:get|post|put|patch|delete|head|options|all|route)\s*\(\s*['"`]/"#,
             r#"|@(?:\w+\.)?(?:route|get|post|put|patch|delete)\s*\(\s*['"]/"#,
             r"|@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b",
@@ -743,9 +747,9 @@ fn is_http_route(text: &str) -> bool {
     });
     let text = lead(text);
     METHOD_AND_PATH
-        .find(text)
+        .find(text.as_bytes())
         .is_some_and(|found| is_main_content(text, found.start(), MAX_ROUTE_LEAD_IN_WORDS))
-        || ROUTE_CODE.is_match(text)
+        || ROUTE_CODE.is_match(text.as_bytes())
 }
 
 /// More than two file paths: a file list, which goes stale as the code moves.
@@ -758,7 +762,7 @@ fn is_path_heavy(text: &str) -> bool {
 /// `now at v1.2.3`. "The API returns 404 for missing users" counts nothing.
 fn is_project_snapshot(text: &str) -> bool {
     static SNAPSHOT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(concat!(
+        ascii_regex(concat!(
             r"(?i)",
             r"\b\d[\d,]*\s+(?:(?:unit|e2e|integration)\s+)?(?:tests?|specs?|suites?|files?|checks?|assertions?|examples?|cases?|snapshots?|packages?|modules?)\s+",
             r"(?:pass|passed|passes|passing|fail|failed|fails|failing|changed|modified|touched|green|skipped|ok|succeeded|compiled|completed|ran)\b",
@@ -783,7 +787,14 @@ fn is_project_snapshot(text: &str) -> bool {
         ))
         .expect("valid project-snapshot pattern")
     });
-    SNAPSHOT.is_match(text)
+    SNAPSHOT.is_match(text.as_bytes())
+}
+
+/// The gate's patterns are ASCII rules (`\w`, `\d`, `\s`, `\b` and `(?i)` on ASCII), compiled
+/// for bytes with Unicode off: that makes compiling them about ten times cheaper, and a
+/// promote compiles every one of them for each accepted candidate's first check.
+fn ascii_regex(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern).unicode(false).build()
 }
 
 // ─── Gate helpers ────────────────────────────────────────────────────────────────────────────
