@@ -10,7 +10,7 @@ use crate::cli::Baseline;
 use crate::context::Context;
 use crate::domain::audit::{self, StoreInput, Stored, WorkspaceInput};
 use crate::store::inventory::{scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
-use crate::store::{Document, Snapshot, Store};
+use crate::store::{Document, Store};
 
 impl Run for Baseline {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -82,15 +82,9 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
 }
 
 fn read<T: Document>(store: &Store, info: &FileInfo) -> Result<StoreInput<T>> {
-    let stored = match store.snapshot::<T>(&info.path)? {
-        Snapshot::Missing => Stored::Missing,
-        Snapshot::Ok(doc) => Stored::Ok(doc),
-        Snapshot::Corrupt(reason) => Stored::Corrupt(reason),
-        Snapshot::Newer(version) => Stored::Newer(version),
-    };
     Ok(StoreInput {
         path: info.path.clone(),
-        stored,
+        stored: store.snapshot::<T>(&info.path)?,
         modified_ms: info.modified_ms,
     })
 }

@@ -20,10 +20,11 @@ use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
 use crate::domain::false_positive::judge;
+use crate::domain::render::{human_bytes, one_line};
 use crate::domain::session::{OpenError, SessionState};
 use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
 use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles};
-use crate::store::{remove_dir_if_empty, remove_file, Snapshot, Store, QUARANTINE_KEPT};
+use crate::store::{lock_path, remove_dir_if_empty, remove_file, Store, Stored, QUARANTINE_KEPT};
 
 const USES: &str = "\
 ocmem gc has three uses:
@@ -186,20 +187,20 @@ fn sweep_workspace(
     let mut gone: Vec<PathBuf> = Vec::new();
 
     for session in &workspace.sessions {
-        let last_used = |snapshot: &Snapshot<SessionState>| match snapshot {
-            Snapshot::Ok(state) => state.last_used_ms().or(session.modified_ms),
-            Snapshot::Corrupt(_) => session.modified_ms,
+        let last_used = |snapshot: &Stored<SessionState>| match snapshot {
+            Stored::Ok(state) => state.last_used_ms().or(session.modified_ms),
+            Stored::Corrupt(_) => session.modified_ms,
             // Another version owns it; it sweeps it.
-            Snapshot::Newer(_) | Snapshot::Missing => None,
+            Stored::Newer(_) | Stored::Missing => None,
         };
-        let idle = |snapshot: &Snapshot<SessionState>| {
+        let idle = |snapshot: &Stored<SessionState>| {
             last_used(snapshot).filter(|&used| is_idle(used, now, ttl))
         };
         let snapshot = store.snapshot::<SessionState>(&session.path)?;
         let Some(used) = idle(&snapshot) else {
             continue;
         };
-        let lock = lock_of(&session.path);
+        let lock = lock_path(&session.path);
         let lock_bytes = workspace
             .locks
             .iter()
@@ -241,7 +242,10 @@ fn sweep_workspace(
             .push(copy);
     }
     for copies in copies_by_store.values() {
-        let stamps: Vec<u64> = copies.iter().map(|c| quarantine_stamp(c)).collect();
+        let stamps: Vec<u64> = copies
+            .iter()
+            .map(|c| c.quarantine_stamp().unwrap_or(0))
+            .collect();
         for index in surplus_quarantined(&stamps, QUARANTINE_KEPT) {
             remove(
                 sweep,
@@ -333,19 +337,6 @@ fn remove(
     Ok(())
 }
 
-fn lock_of(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".lock");
-    path.with_file_name(name)
-}
-
-fn quarantine_stamp(copy: &FileInfo) -> u64 {
-    let name = copy.name();
-    name.rsplit_once(".corrupt-")
-        .and_then(|(_, stamp)| stamp.parse().ok())
-        .unwrap_or(0)
-}
-
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct RemovedError {
@@ -388,57 +379,47 @@ fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
         for session in &workspace.sessions {
             let path = &session.path;
             let outcome = if gc.dry_run {
-                match store.snapshot::<SessionState>(path)? {
-                    Snapshot::Ok(state) => Snapshot::Ok(
-                        state
-                            .open_errors
-                            .iter()
-                            .filter_map(|e| removed_error(&workspace, path, e))
-                            .collect::<Vec<_>>(),
-                    ),
-                    Snapshot::Missing => Snapshot::Missing,
-                    Snapshot::Corrupt(why) => Snapshot::Corrupt(why),
-                    Snapshot::Newer(version) => Snapshot::Newer(version),
-                }
+                store.snapshot::<SessionState>(path)?.map(|state| {
+                    state
+                        .open_errors
+                        .iter()
+                        .filter_map(|e| removed_error(&workspace, path, e))
+                        .collect::<Vec<_>>()
+                })
             } else {
                 let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
-                let updated = store.update_with_backup::<SessionState, _>(
-                    path,
-                    &backups.join(relative),
-                    |state| {
-                        let mut gone = Vec::new();
-                        state
-                            .open_errors
-                            .retain(|e| match removed_error(&workspace, path, e) {
-                                Some(r) => {
-                                    gone.push(r);
-                                    false
+                store
+                    .update_with_backup::<SessionState, _>(
+                        path,
+                        &backups.join(relative),
+                        |state| {
+                            let mut gone = Vec::new();
+                            state.open_errors.retain(|e| {
+                                match removed_error(&workspace, path, e) {
+                                    Some(r) => {
+                                        gone.push(r);
+                                        false
+                                    }
+                                    None => true,
                                 }
-                                None => true,
                             });
-                        gone
-                    },
-                )?;
-                match updated {
-                    Snapshot::Ok((gone, _written)) => Snapshot::Ok(gone),
-                    Snapshot::Missing => Snapshot::Missing,
-                    Snapshot::Corrupt(why) => Snapshot::Corrupt(why),
-                    Snapshot::Newer(version) => Snapshot::Newer(version),
-                }
+                            gone
+                        },
+                    )?
+                    .map(|(gone, _written)| gone)
             };
             match outcome {
-                Snapshot::Ok(gone) => {
+                Stored::Ok(gone) => {
                     if !gone.is_empty() {
                         changed_files.push(path.clone());
                     }
                     removed.extend(gone);
                 }
-                Snapshot::Missing => {}
-                Snapshot::Corrupt(why) => skipped.push((
-                    path.clone(),
-                    format!("does not parse ({})", crate::domain::render::one_line(&why)),
-                )),
-                Snapshot::Newer(version) => skipped.push((
+                Stored::Missing => {}
+                Stored::Corrupt(why) => {
+                    skipped.push((path.clone(), format!("does not parse ({})", one_line(&why))))
+                }
+                Stored::Newer(version) => skipped.push((
                     path.clone(),
                     format!("written by a newer ocmem (format version {version})"),
                 )),
@@ -511,13 +492,5 @@ fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
-    }
-}
-
-fn human_bytes(bytes: u64) -> String {
-    match bytes {
-        0..=1023 => format!("{bytes} B"),
-        1024..=1_048_575 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }

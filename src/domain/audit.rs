@@ -27,7 +27,7 @@ use super::memory::{
     MAX_RENDERED_ENTRIES, MEMORY_VERSION,
 };
 use super::memory_type::MemoryType;
-use super::render::{entry_line, one_line};
+use super::render::{entry_line, human_bytes, one_line};
 use super::secrets::{scrub, secret_kinds};
 use super::session::{ErrorStatus, SessionState, SESSION_VERSION};
 use super::sweep::idle_days;
@@ -45,17 +45,7 @@ const ROOT_COLUMN_CHARS: usize = 32;
 // ---------------------------------------------------------------------------------------------
 // Input: what the command found on disk.
 
-/// A store as read for the audit.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Stored<T> {
-    /// Not there (any more).
-    Missing,
-    Ok(T),
-    /// Does not parse; the reason.
-    Corrupt(String),
-    /// Written by a newer format version; not parsed.
-    Newer(u64),
-}
+pub use super::stored::Stored;
 
 /// One store file and what reading it gave.
 #[derive(Debug, Clone, PartialEq)]
@@ -995,14 +985,6 @@ fn shorten_root(root: &str) -> String {
         );
     }
     format!("…/{tail}")
-}
-
-fn human_bytes(bytes: u64) -> String {
-    match bytes {
-        0..=1023 => format!("{bytes} B"),
-        1024..=1_048_575 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod paths;
 pub mod render;
 pub mod secrets;
 pub mod session;
+pub mod stored;
 pub mod sweep;
 pub mod time;
 pub mod tool_event;

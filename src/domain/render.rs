@@ -49,6 +49,15 @@ pub fn layout(header: &str, labels: &[&str], lines: &[(usize, String)], budget: 
     out
 }
 
+/// A size for people: `512 B`, `2.8 KiB`, `1.2 MiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        0..=1023 => format!("{bytes} B"),
+        1024..=1_048_575 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
+}
+
 /// Text made safe for one rendered line: line breaks and other control characters become
 /// spaces, runs of spaces fold to one.
 pub fn one_line(text: &str) -> String {

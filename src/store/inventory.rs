@@ -29,15 +29,22 @@ pub enum FileKind {
     Other,
 }
 
+/// `<store>.corrupt-<unix ms>`: the store's name and the stamp.
+pub fn quarantined_copy(name: &str) -> Option<(&str, u64)> {
+    let (store, stamp) = name.split_once(".corrupt-")?;
+    if stamp.is_empty() || !stamp.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((store, stamp.parse().ok()?))
+}
+
 /// The kind of a file from its name, and the name of the store it belongs to.
 pub fn classify(name: &str) -> (FileKind, &str) {
     if let Some(store) = name.strip_suffix(".lock") {
         return (FileKind::Lock, store);
     }
-    if let Some((store, stamp)) = name.split_once(".corrupt-") {
-        if !stamp.is_empty() && stamp.bytes().all(|b| b.is_ascii_digit()) {
-            return (FileKind::Quarantined, store);
-        }
+    if let Some((store, _)) = quarantined_copy(name) {
+        return (FileKind::Quarantined, store);
     }
     // Ours are `<store>.tmp-<pid>-<nanos>`; other writers used `<store>.tmp` or `.tmp.<n>`.
     if let Some(index) = name.find(".json.tmp") {
@@ -70,6 +77,11 @@ impl FileInfo {
     pub fn is_orphan_temp(&self, now_ms: i64) -> bool {
         self.modified_ms
             .is_some_and(|m| now_ms - m > ORPHAN_TEMP_AGE_MS)
+    }
+
+    /// When it was quarantined, for a `.corrupt-<unix ms>` copy.
+    pub fn quarantine_stamp(&self) -> Option<u64> {
+        quarantined_copy(&self.name()).map(|(_, stamp)| stamp)
     }
 
     /// The store a lock, quarantined copy or temp file belongs to, next to it.

@@ -22,6 +22,8 @@ use serde_json::Value;
 
 pub use workspace::Workspace;
 
+use crate::domain::sweep::surplus_quarantined;
+
 /// How long a hook waits for another process's lock before giving up.
 pub const LOCK_WAIT: Duration = Duration::from_secs(2);
 /// Quarantined copies kept per store.
@@ -54,22 +56,7 @@ pub enum Updated<R> {
     LeftNewer,
 }
 
-/// A store as a read-only audit sees it.
-#[derive(Debug)]
-pub enum Snapshot<T> {
-    Missing,
-    Ok(T),
-    /// Does not parse; the reason.
-    Corrupt(String),
-    /// Written by a newer format version.
-    Newer(u64),
-}
-
-enum Parsed<T> {
-    Ok(T),
-    Newer(u64),
-    Corrupt(String),
-}
+pub use crate::domain::stored::Stored;
 
 /// Disk access for one invocation. `now_ms` names quarantined files.
 #[derive(Debug, Clone)]
@@ -90,24 +77,20 @@ impl Store {
     /// Reads a store without locking (atomic replace means a reader never sees half a file).
     /// Missing, newer-version and (after quarantining it) corrupt files read as `None`.
     pub fn read<T: Document>(&self, path: &Path) -> Result<Option<T>> {
-        let Some(bytes) = read_if_exists(path)? else {
-            return Ok(None);
-        };
-        match parse::<T>(&bytes) {
-            Parsed::Ok(doc) => Ok(Some(doc)),
-            Parsed::Newer(version) => {
+        match read_stored::<T>(path)? {
+            Stored::Ok(doc) => Ok(Some(doc)),
+            Stored::Missing => Ok(None),
+            Stored::Newer(version) => {
                 warn_newer::<T>(path, version);
                 Ok(None)
             }
-            Parsed::Corrupt(_) => {
+            Stored::Corrupt(_) => {
                 // Quarantine under the lock, and only if it is still corrupt by then.
                 let _lock = self.lock(path)?;
-                if let Some(bytes) = read_if_exists(path)? {
-                    match parse::<T>(&bytes) {
-                        Parsed::Ok(doc) => return Ok(Some(doc)),
-                        Parsed::Newer(_) => return Ok(None),
-                        Parsed::Corrupt(reason) => self.quarantine::<T>(path, &reason)?,
-                    }
+                match read_stored::<T>(path)? {
+                    Stored::Ok(doc) => return Ok(Some(doc)),
+                    Stored::Corrupt(reason) => self.quarantine::<T>(path, &reason)?,
+                    Stored::Missing | Stored::Newer(_) => {}
                 }
                 Ok(None)
             }
@@ -117,16 +100,9 @@ impl Store {
     /// Reads a store for an audit: under a shared lock when its lock file exists (so a
     /// read-modify-write in progress finishes first), never creating, quarantining or
     /// changing anything.
-    pub fn snapshot<T: Document>(&self, path: &Path) -> Result<Snapshot<T>> {
+    pub fn snapshot<T: Document>(&self, path: &Path) -> Result<Stored<T>> {
         let _lock = self.lock_shared_if_present(path)?;
-        Ok(match read_if_exists(path)? {
-            None => Snapshot::Missing,
-            Some(bytes) => match parse::<T>(&bytes) {
-                Parsed::Ok(doc) => Snapshot::Ok(doc),
-                Parsed::Newer(version) => Snapshot::Newer(version),
-                Parsed::Corrupt(reason) => Snapshot::Corrupt(reason),
-            },
-        })
+        read_stored(path)
     }
 
     /// Locks `path`, reads it (or starts from `fresh()`), runs `change`, and writes the
@@ -140,33 +116,25 @@ impl Store {
         let dir = path.parent().context("store path has no directory")?;
         create_private_dir(dir)?;
         let _lock = self.lock(path)?;
-        let mut doc = match read_if_exists(path)? {
-            None => fresh(),
-            Some(bytes) => match parse::<T>(&bytes) {
-                Parsed::Ok(doc) => doc,
-                Parsed::Newer(version) => {
-                    warn_newer::<T>(path, version);
-                    return Ok(Updated::LeftNewer);
-                }
-                Parsed::Corrupt(reason) => {
-                    self.quarantine::<T>(path, &reason)?;
-                    fresh()
-                }
-            },
+        let mut doc = match read_stored::<T>(path)? {
+            Stored::Ok(doc) => doc,
+            Stored::Missing => fresh(),
+            Stored::Newer(version) => {
+                warn_newer::<T>(path, version);
+                return Ok(Updated::LeftNewer);
+            }
+            Stored::Corrupt(reason) => {
+                self.quarantine::<T>(path, &reason)?;
+                fresh()
+            }
         };
-        let before = to_pretty_json(&doc)?;
-        let result = change(&mut doc);
-        let after = to_pretty_json(&doc)?;
-        let written = before != after;
-        if written {
-            write_atomically(path, after.as_bytes())?;
-        }
+        let (result, written) = change_and_write(path, &mut doc, change, || Ok(()))?;
         Ok(Updated::Done { result, written })
     }
 
     /// Takes the exclusive lock of `path`, waiting at most `LOCK_WAIT`.
     fn lock(&self, path: &Path) -> Result<File> {
-        let lock_path = sibling(path, ".lock");
+        let lock_path = lock_path(path);
         if let Some(dir) = lock_path.parent() {
             create_private_dir(dir)?;
         }
@@ -187,22 +155,15 @@ impl Store {
     pub fn remove_store_if<T: Document>(
         &self,
         path: &Path,
-        remove: impl FnOnce(&Snapshot<T>) -> bool,
+        remove: impl FnOnce(&Stored<T>) -> bool,
     ) -> Result<Option<u64>> {
-        let lock_path = sibling(path, ".lock");
+        let lock_path = lock_path(path);
         if !path.exists() {
             return Ok(None);
         }
         let _lock = self.lock(path)?;
-        let snapshot = match read_if_exists(path)? {
-            None => return Ok(None),
-            Some(bytes) => match parse::<T>(&bytes) {
-                Parsed::Ok(doc) => Snapshot::Ok(doc),
-                Parsed::Newer(version) => Snapshot::Newer(version),
-                Parsed::Corrupt(reason) => Snapshot::Corrupt(reason),
-            },
-        };
-        if !remove(&snapshot) {
+        let stored = read_stored::<T>(path)?;
+        if matches!(stored, Stored::Missing) || !remove(&stored) {
             return Ok(None);
         }
         let bytes = remove_file(path)?;
@@ -242,31 +203,25 @@ impl Store {
         path: &Path,
         backup: &Path,
         change: impl FnOnce(&mut T) -> R,
-    ) -> Result<Snapshot<(R, bool)>> {
+    ) -> Result<Stored<(R, bool)>> {
         let _lock = self.lock(path)?;
         let Some(original) = read_if_exists(path)? else {
-            return Ok(Snapshot::Missing);
+            return Ok(Stored::Missing);
         };
         let mut doc = match parse::<T>(&original) {
-            Parsed::Ok(doc) => doc,
-            Parsed::Newer(version) => return Ok(Snapshot::Newer(version)),
-            Parsed::Corrupt(reason) => return Ok(Snapshot::Corrupt(reason)),
+            Stored::Ok(doc) => doc,
+            Stored::Missing => return Ok(Stored::Missing),
+            Stored::Corrupt(reason) => return Ok(Stored::Corrupt(reason)),
+            Stored::Newer(version) => return Ok(Stored::Newer(version)),
         };
-        let before = to_pretty_json(&doc)?;
-        let result = change(&mut doc);
-        let after = to_pretty_json(&doc)?;
-        let written = before != after;
-        if written {
-            write_backup(backup, &original)?;
-            write_atomically(path, after.as_bytes())?;
-        }
-        Ok(Snapshot::Ok((result, written)))
+        let outcome = change_and_write(path, &mut doc, change, || write_backup(backup, &original))?;
+        Ok(Stored::Ok(outcome))
     }
 
     /// A shared lock on `path`'s existing lock file, waiting at most `LOCK_WAIT`; `None` when
     /// there is no lock file (creating one would be a write).
     fn lock_shared_if_present(&self, path: &Path) -> Result<Option<File>> {
-        let lock_path = sibling(path, ".lock");
+        let lock_path = lock_path(path);
         let file = match File::open(&lock_path) {
             Ok(file) => file,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
@@ -381,27 +336,55 @@ fn warn_newer<T: Document>(path: &Path, version: u64) {
     );
 }
 
-fn parse<T: Document>(bytes: &[u8]) -> Parsed<T> {
+/// A store's bytes as a document, or why they are not one (never `Missing`).
+fn parse<T: Document>(bytes: &[u8]) -> Stored<T> {
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
-        Err(e) => return Parsed::Corrupt(format!("not valid JSON: {e}")),
+        Err(e) => return Stored::Corrupt(format!("not valid JSON: {e}")),
     };
     if !value.is_object() {
-        return Parsed::Corrupt("not a JSON object".into());
+        return Stored::Corrupt("not a JSON object".into());
     }
     match value.get("version") {
         None => {}
         Some(Value::Number(n)) => match n.as_u64() {
-            Some(v) if v > T::VERSION => return Parsed::Newer(v),
+            Some(v) if v > T::VERSION => return Stored::Newer(v),
             Some(_) => {}
-            None => return Parsed::Corrupt(format!("bad version {n}")),
+            None => return Stored::Corrupt(format!("bad version {n}")),
         },
-        Some(other) => return Parsed::Corrupt(format!("bad version {other}")),
+        Some(other) => return Stored::Corrupt(format!("bad version {other}")),
     }
     match serde_json::from_value(value) {
-        Ok(doc) => Parsed::Ok(doc),
-        Err(e) => Parsed::Corrupt(e.to_string()),
+        Ok(doc) => Stored::Ok(doc),
+        Err(e) => Stored::Corrupt(e.to_string()),
     }
+}
+
+/// The store at `path` as it is on disk.
+fn read_stored<T: Document>(path: &Path) -> Result<Stored<T>> {
+    Ok(match read_if_exists(path)? {
+        None => Stored::Missing,
+        Some(bytes) => parse(&bytes),
+    })
+}
+
+/// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
+/// the file atomically. Returns the change's result and whether the file was written.
+fn change_and_write<T: Serialize, R>(
+    path: &Path,
+    doc: &mut T,
+    change: impl FnOnce(&mut T) -> R,
+    before_write: impl FnOnce() -> Result<()>,
+) -> Result<(R, bool)> {
+    let before = to_pretty_json(doc)?;
+    let result = change(doc);
+    let after = to_pretty_json(doc)?;
+    let written = before != after;
+    if written {
+        before_write()?;
+        write_atomically(path, after.as_bytes())?;
+    }
+    Ok((result, written))
 }
 
 fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
@@ -418,6 +401,11 @@ fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
+/// The lock file of the store at `path`: `<file>.lock`, never renamed.
+pub fn lock_path(path: &Path) -> PathBuf {
+    sibling(path, ".lock")
+}
+
 /// `path` with `suffix` appended to its file name.
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -425,8 +413,8 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// The name prefix of temp files written next to `path`; `gc` recognises orphans by it.
-pub fn temp_prefix(path: &Path) -> String {
+/// The name prefix of temp files written next to `path` (`inventory::classify` knows it).
+fn temp_prefix(path: &Path) -> String {
     format!(
         "{}.tmp-",
         path.file_name().unwrap_or_default().to_string_lossy()
@@ -472,22 +460,22 @@ fn prune_quarantined(path: &Path) -> Result<()> {
     let Some(dir) = path.parent() else {
         return Ok(());
     };
-    let prefix = format!(
-        "{}.corrupt-",
-        path.file_name().unwrap_or_default().to_string_lossy()
-    );
-    let mut copies: Vec<(u64, PathBuf)> = fs::read_dir(dir)
+    let store_name = path.file_name().unwrap_or_default().to_string_lossy();
+    let copies: Vec<(u64, PathBuf)> = fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
         .filter_map(|entry| entry.ok())
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let stamp = name.strip_prefix(&prefix)?.parse::<u64>().ok()?;
-            Some((stamp, entry.path()))
+            match inventory::quarantined_copy(&name)? {
+                (store, stamp) if store == store_name => Some((stamp, entry.path())),
+                _ => None,
+            }
         })
         .collect();
-    copies.sort_by_key(|c| std::cmp::Reverse(c.0));
-    for (_, old) in copies.into_iter().skip(QUARANTINE_KEPT) {
-        fs::remove_file(&old).with_context(|| format!("cannot remove {}", old.display()))?;
+    let stamps: Vec<u64> = copies.iter().map(|(stamp, _)| *stamp).collect();
+    for index in surplus_quarantined(&stamps, QUARANTINE_KEPT) {
+        let old = &copies[index].1;
+        fs::remove_file(old).with_context(|| format!("cannot remove {}", old.display()))?;
     }
     Ok(())
 }
