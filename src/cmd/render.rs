@@ -1,6 +1,8 @@
 //! `ocmem render`: print the memory block for the system prompt, and capture what the user's
 //! latest message asks to remember.
 
+use std::path::Path;
+
 use anyhow::Result;
 use serde_json::{json, Value};
 
@@ -69,8 +71,8 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
             let pending = store_captured(ctx, &store, &workspace, &captured)?;
             update_session(
                 ctx,
-                &store,
-                &workspace,
+                &workspace.root,
+                &session_path,
                 session_id,
                 message_id,
                 fresh_block,
@@ -150,15 +152,15 @@ fn store_captured(
 /// memories, and returns both blocks.
 fn update_session(
     ctx: &Context,
-    store: &Store,
-    workspace: &Workspace,
+    root: &str,
+    session_path: &Path,
     session_id: &str,
     message_id: Option<&str>,
     fresh_block: String,
     pending: Vec<(Value, bool)>,
 ) -> Result<(String, String)> {
-    let updated = store.update(
-        &workspace.session_file(session_id),
+    let updated = ctx.store().update(
+        session_path,
         || SessionState::new(session_id),
         |state| {
             let before = state.clone();
@@ -177,7 +179,7 @@ fn update_session(
             }
             (
                 state.frozen_workspace_block.clone().unwrap_or_default(),
-                hot_state(state, &workspace.root),
+                hot_state(state, root),
             )
         },
     )?;
