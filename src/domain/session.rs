@@ -112,18 +112,17 @@ impl SessionState {
     /// the recent decisions.
     pub fn add_pending(&mut self, entry: Value, is_decision: bool) {
         if is_decision {
-            let decision = serde_json::json!({
-                "id": entry["id"],
-                "text": entry["text"],
-                "rationale": entry.get("rationale"),
-                "source": entry["source"],
-                "createdAt": entry["createdAt"],
-            });
-            let mut decision = decision;
-            if decision["rationale"].is_null() {
-                decision.as_object_mut().map(|o| o.remove("rationale"));
-            }
-            push_bounded(&mut self.recent_decisions, decision, RECENT_DECISIONS_KEPT);
+            // The plugin's recent-decision shape: the entry's fields that say what was decided.
+            let decision: Map<String, Value> = ["id", "text", "rationale", "source", "createdAt"]
+                .into_iter()
+                .filter_map(|field| Some((field.to_string(), entry.get(field)?.clone())))
+                .filter(|(_, value)| !value.is_null())
+                .collect();
+            push_bounded(
+                &mut self.recent_decisions,
+                Value::Object(decision),
+                RECENT_DECISIONS_KEPT,
+            );
         }
         self.pending_memories
             .get_or_insert_with(Vec::new)
