@@ -722,7 +722,6 @@ fn an_unreadable_store_is_an_error_naming_it() {
 
 #[test]
 fn baseline_shares_locks_with_readers_and_waits_for_writers() {
-    use fs2::FileExt;
     let env = Env::new();
     seed_healthy(&env);
     let mut lock_path = workspace_dir(&env, HEALTHY)
@@ -734,15 +733,15 @@ fn baseline_shares_locks_with_readers_and_waits_for_writers() {
     // Another reader's shared lock does not stop it: no wait, no warning.
     lock.lock_shared().unwrap();
     let shared = baseline(&env, &["--check", "--json"]);
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     assert_success(&shared);
     assert_eq!(stderr(&shared), "");
 
     // A writer's exclusive lock makes it wait; a writer stuck for 2 s does not stop the
     // audit, which reads the last whole version (replacement is atomic) and says so.
-    lock.lock_exclusive().unwrap();
+    lock.lock().unwrap();
     let out = baseline(&env, &["--check", "--json"]);
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let err = stderr(&out);
     assert!(err.contains("locked by another process"), "{err}");

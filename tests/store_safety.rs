@@ -265,7 +265,6 @@ fn thirty_two_concurrent_hooks_lose_no_update() {
 
 #[test]
 fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
-    use fs2::FileExt;
     let env = Env::new();
     env.tool_after(&read_event("c1"));
     let file = env.session_file(DIR, SESSION);
@@ -274,7 +273,7 @@ fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
         .write(true)
         .open(format!("{}.lock", file.display()))
         .unwrap();
-    FileExt::lock_exclusive(&lock).unwrap();
+    lock.lock().unwrap();
 
     let out = env.run(&["tool-after"], read_event("c2").to_string());
     assert_eq!(out.status.code(), Some(1));
@@ -283,7 +282,7 @@ fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
     assert_eq!(err.lines().count(), 1);
     assert_eq!(fs::read(&file).unwrap(), before);
 
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     env.tool_after(&read_event("c2"));
     assert_eq!(env.session_json(DIR, SESSION)["activeFiles"][0]["count"], 2);
 }

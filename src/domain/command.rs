@@ -597,9 +597,7 @@ pub(crate) fn mentions_typescript_error(line: &str) -> bool {
         window.starts_with(b"TS")
             && window[2..].iter().all(u8::is_ascii_digit)
             && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
-            && bytes
-                .get(i + 6)
-                .map_or(true, |b| !b.is_ascii_alphanumeric())
+            && bytes.get(i + 6).is_none_or(|b| !b.is_ascii_alphanumeric())
     })
 }
 

@@ -8,14 +8,13 @@
 pub mod inventory;
 pub mod workspace;
 
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, DirBuilder, File, OpenOptions, TryLockError};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use fs2::FileExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -145,7 +144,7 @@ impl Store {
             .truncate(false)
             .open(&lock_path)
             .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
-        wait_for_lock(&file, path, &lock_path, FileExt::try_lock_exclusive)?;
+        wait_for_lock(&file, path, &lock_path, File::try_lock)?;
         Ok(file)
     }
 
@@ -184,7 +183,7 @@ impl Store {
                     .with_context(|| format!("cannot open lock file {}", lock_path.display()))
             }
         };
-        if FileExt::try_lock_exclusive(&file).is_err() {
+        if file.try_lock().is_err() {
             return Ok(false);
         }
         let store = lock_path.with_extension("");
@@ -230,7 +229,7 @@ impl Store {
                     .with_context(|| format!("cannot open lock file {}", lock_path.display()))
             }
         };
-        match wait_for_lock(&file, path, &lock_path, FileExt::try_lock_shared) {
+        match wait_for_lock(&file, path, &lock_path, File::try_lock_shared) {
             Ok(()) => Ok(Some(file)),
             // A writer stuck for that long must not stop an audit: replacement is atomic, so
             // the file read without the lock is still a whole version of it.
@@ -298,14 +297,14 @@ fn wait_for_lock(
     file: &File,
     path: &Path,
     lock_path: &Path,
-    try_lock: fn(&File) -> std::io::Result<()>,
+    try_lock: fn(&File) -> Result<(), TryLockError>,
 ) -> Result<()> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
         match try_lock(file) {
             Ok(()) => return Ok(()),
-            Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
+            Err(TryLockError::WouldBlock) => {
                 if started.elapsed() >= LOCK_WAIT {
                     return Err(StoreBusy {
                         path: path.to_path_buf(),
@@ -315,16 +314,11 @@ fn wait_for_lock(
                 sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(16));
             }
-            Err(e) => {
+            Err(TryLockError::Error(e)) => {
                 return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
             }
         }
     }
-}
-
-fn is_contended(e: &std::io::Error) -> bool {
-    // fs2 reports a held lock as its own error kind on some platforms.
-    e.raw_os_error() == fs2::lock_contended_error().raw_os_error()
 }
 
 fn warn_newer<T: Document>(path: &Path, version: u64) {
