@@ -1,18 +1,23 @@
 //! All disk access. Every store is a pretty-printed JSON file changed only by
-//! read-modify-write under an exclusive lock on a separate `<file>.lock` (never renamed, so
-//! every process locks the same inode), replaced atomically (temp file, fsync, rename, fsync
-//! of the directory), and left alone when nothing changed. A file that does not parse is
-//! quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and replaced by a fresh store; a
-//! file written by a newer format version is never overwritten.
+//! read-modify-write under an exclusive lock on a separate `<file>.lock` (see `lock` for the
+//! protocol), replaced atomically (temp file, fsync, rename, fsync of the directory), and left
+//! alone when nothing changed. A file that does not parse, or that is not a regular file (a
+//! directory, a FIFO), is quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and
+//! replaced by a fresh store; the same goes for a lock path holding anything but a regular
+//! file. A file written by a newer format version is never overwritten.
+//!
+//! A symbolic link at a store path is read through (it may point at a restored copy); a write
+//! replaces the link itself with a regular file, leaving its target alone. A lock file is
+//! never opened through a link.
 
 pub mod inventory;
+mod lock;
 pub mod workspace;
 
-use std::fs::{self, DirBuilder, File, OpenOptions, TryLockError};
-use std::io::{ErrorKind, Write};
+use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use serde::de::DeserializeOwned;
@@ -23,8 +28,8 @@ pub use workspace::Workspace;
 
 use crate::domain::sweep::surplus_quarantined;
 
-/// How long a hook waits for another process's lock before giving up.
-pub const LOCK_WAIT: Duration = Duration::from_secs(2);
+use lock::{Access, Locked};
+pub use lock::{StoreBusy, LOCK_WAIT};
 /// Quarantined copies kept per store.
 pub const QUARANTINE_KEPT: usize = 3;
 
@@ -137,15 +142,16 @@ impl Store {
         if let Some(dir) = lock_path.parent() {
             create_private_dir(dir)?;
         }
-        let file = private_options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
-        wait_for_lock(&file, path, &lock_path, File::try_lock)?;
-        Ok(file)
+        let deadline = Instant::now() + LOCK_WAIT;
+        loop {
+            match lock::lock(path, &lock_path, Access::Exclusive, true, deadline)? {
+                Locked::Held(file) => return Ok(file),
+                Locked::NotAFile(what) => {
+                    self.move_not_a_file_aside(&lock_path, "lock file", what)?
+                }
+                Locked::Missing => unreachable!("the lock file is created"),
+            }
+        }
     }
 
     /// Removes a store and its lock file, under the lock, when `remove(&snapshot)` still holds
@@ -157,7 +163,7 @@ impl Store {
         remove: impl FnOnce(&Stored<T>) -> bool,
     ) -> Result<Option<u64>> {
         let lock_path = lock_path(path);
-        if !path.exists() {
+        if fs::symlink_metadata(path).is_err() {
             return Ok(None);
         }
         let _lock = self.lock(path)?;
@@ -165,9 +171,16 @@ impl Store {
         if matches!(stored, Stored::Missing) || !remove(&stored) {
             return Ok(None);
         }
-        let bytes = remove_file(path)?;
-        // Removing the lock file while holding it: a process that opened it meanwhile
-        // finds the store gone and starts afresh, as it would after the removal anyway.
+        let bytes = match lock::not_a_file(path) {
+            // Never a directory tree: moved aside, as a hook would.
+            Some(what @ "a directory") => {
+                self.move_not_a_file_aside(path, T::KIND, what)?;
+                0
+            }
+            _ => remove_file(path)?,
+        };
+        // Removed while held: a process waiting on this lock file finds, once it holds it,
+        // that it is no longer at its path, and locks the one there then (see `lock`).
         let lock_bytes = remove_file(&lock_path)?;
         Ok(Some(bytes + lock_bytes))
     }
@@ -175,19 +188,14 @@ impl Store {
     /// Removes the lock file of a store that no longer exists, if no process holds it.
     /// Returns whether it was removed.
     pub fn remove_unused_lock(&self, lock_path: &Path) -> Result<bool> {
-        let file = match File::open(lock_path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
-            }
-        };
-        if file.try_lock().is_err() {
+        let Some(file) = lock::open_existing(lock_path)? else {
             return Ok(false);
-        }
+        };
+        let Some(_held) = lock::try_lock_in_place(file, lock_path)? else {
+            return Ok(false);
+        };
         let store = lock_path.with_extension("");
-        if store.exists() {
+        if fs::symlink_metadata(&store).is_ok() {
             return Ok(false);
         }
         remove_file(lock_path)?;
@@ -204,8 +212,12 @@ impl Store {
         change: impl FnOnce(&mut T) -> R,
     ) -> Result<Stored<(R, bool)>> {
         let _lock = self.lock(path)?;
-        let Some(original) = read_if_exists(path)? else {
-            return Ok(Stored::Missing);
+        let original = match read_contents(path)? {
+            Contents::Bytes(bytes) => bytes,
+            Contents::Missing => return Ok(Stored::Missing),
+            Contents::NotAFile(what) => {
+                return Ok(Stored::Corrupt(format!("{what}, not a regular file")))
+            }
         };
         let mut doc = match parse::<T>(&original) {
             Stored::Ok(doc) => doc,
@@ -218,19 +230,14 @@ impl Store {
     }
 
     /// A shared lock on `path`'s existing lock file, waiting at most `LOCK_WAIT`; `None` when
-    /// there is no lock file (creating one would be a write).
+    /// there is no lock file, or something else than a file at its path (creating or moving
+    /// one would be a write).
     fn lock_shared_if_present(&self, path: &Path) -> Result<Option<File>> {
         let lock_path = lock_path(path);
-        let file = match File::open(&lock_path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
-            }
-        };
-        match wait_for_lock(&file, path, &lock_path, File::try_lock_shared) {
-            Ok(()) => Ok(Some(file)),
+        let deadline = Instant::now() + LOCK_WAIT;
+        match lock::lock(path, &lock_path, Access::Shared, false, deadline) {
+            Ok(Locked::Held(file)) => Ok(Some(file)),
+            Ok(Locked::Missing | Locked::NotAFile(_)) => Ok(None),
             // A writer stuck for that long must not stop an audit: replacement is atomic, so
             // the file read without the lock is still a whole version of it.
             Err(e) if e.is::<StoreBusy>() => {
@@ -247,21 +254,7 @@ impl Store {
 
     /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
     fn quarantine<T: Document>(&self, path: &Path, reason: &str) -> Result<()> {
-        let mut stamp = self.now_ms.max(0);
-        let target = loop {
-            let candidate = sibling(path, &format!(".corrupt-{stamp}"));
-            if !candidate.exists() {
-                break candidate;
-            }
-            stamp += 1;
-        };
-        fs::rename(path, &target).with_context(|| {
-            format!(
-                "cannot move corrupt {} aside to {}",
-                path.display(),
-                target.display()
-            )
-        })?;
+        let target = self.move_aside(path)?;
         eprintln!(
             "ocmem: warning: {} {} could not be read ({}); moved it to {} and started afresh",
             T::KIND,
@@ -271,53 +264,46 @@ impl Store {
         );
         prune_quarantined(path)
     }
-}
 
-/// Another process held a store's lock for all of `LOCK_WAIT`.
-#[derive(Debug)]
-pub struct StoreBusy {
-    pub path: PathBuf,
-}
-
-impl std::fmt::Display for StoreBusy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "store busy: {} is locked by another process (waited {} s); nothing was changed",
-            self.path.display(),
-            LOCK_WAIT.as_secs()
-        )
-    }
-}
-
-impl std::error::Error for StoreBusy {}
-
-/// Retries `try_lock` with a growing pause until it succeeds or `LOCK_WAIT` has passed.
-fn wait_for_lock(
-    file: &File,
-    path: &Path,
-    lock_path: &Path,
-    try_lock: fn(&File) -> Result<(), TryLockError>,
-) -> Result<()> {
-    let started = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match try_lock(file) {
-            Ok(()) => return Ok(()),
-            Err(TryLockError::WouldBlock) => {
-                if started.elapsed() >= LOCK_WAIT {
-                    return Err(StoreBusy {
-                        path: path.to_path_buf(),
-                    }
-                    .into());
-                }
-                sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(16));
-            }
-            Err(TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
+    /// Moves what is at a store or lock path, which is not a regular file, aside like a
+    /// corrupt store. Nothing to do when another process moved it first.
+    fn move_not_a_file_aside(&self, path: &Path, kind: &str, what: &str) -> Result<()> {
+        // Checked again just before the rename, so that a file that took its place (another
+        // process moved it first and made a new one) is left alone.
+        if lock::not_a_file(path).is_none() {
+            return Ok(());
         }
+        let target = match self.move_aside(path) {
+            Ok(target) => target,
+            Err(_) if fs::symlink_metadata(path).is_err() => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        eprintln!(
+            "ocmem: warning: {kind} {} is {what}, not a regular file; moved it to {} and started afresh",
+            path.display(),
+            target.display()
+        );
+        prune_quarantined(path)
+    }
+
+    /// Renames `path` to a free `<file>.corrupt-<ms>` and returns that name.
+    fn move_aside(&self, path: &Path) -> Result<PathBuf> {
+        let mut stamp = self.now_ms.max(0);
+        let target = loop {
+            let candidate = sibling(path, &format!(".corrupt-{stamp}"));
+            if fs::symlink_metadata(&candidate).is_err() {
+                break candidate;
+            }
+            stamp += 1;
+        };
+        fs::rename(path, &target).with_context(|| {
+            format!(
+                "cannot move {} aside to {}",
+                path.display(),
+                target.display()
+            )
+        })?;
+        Ok(target)
     }
 }
 
@@ -354,12 +340,21 @@ fn parse<T: Document>(bytes: &[u8]) -> Stored<T> {
     }
 }
 
-/// The store at `path` as it is on disk.
+/// The store at `path` as it is on disk; something other than a regular file there is
+/// `Corrupt`, saying what it is.
 fn read_stored<T: Document>(path: &Path) -> Result<Stored<T>> {
-    Ok(match read_if_exists(path)? {
-        None => Stored::Missing,
-        Some(bytes) => parse(&bytes),
+    Ok(match read_contents(path)? {
+        Contents::Missing => Stored::Missing,
+        Contents::Bytes(bytes) => parse(&bytes),
+        Contents::NotAFile(what) => Stored::Corrupt(format!("{what}, not a regular file")),
     })
+}
+
+/// What is at a store path.
+enum Contents {
+    Missing,
+    Bytes(Vec<u8>),
+    NotAFile(&'static str),
 }
 
 /// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
@@ -387,11 +382,39 @@ fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
     Ok(text)
 }
 
-fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+/// Reads a store's bytes, following a symbolic link but never blocking on a FIFO and never
+/// reading a directory or a device: the type comes from the opened file itself.
+fn read_contents(path: &Path) -> Result<Contents> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let cannot_read = |e| Err(e).with_context(|| format!("cannot read {}", path.display()));
+    let mut file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Contents::Missing),
+        // A socket cannot be opened at all.
+        Err(e) => match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => {
+                return Ok(Contents::NotAFile(lock::describe(&meta.file_type())))
+            }
+            _ => return cannot_read(e),
+        },
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return cannot_read(e),
+    };
+    if !meta.is_file() {
+        return Ok(Contents::NotAFile(lock::describe(&meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    match file.read_to_end(&mut bytes) {
+        Ok(_) => Ok(Contents::Bytes(bytes)),
+        Err(e) => cannot_read(e),
     }
 }
 
@@ -458,6 +481,8 @@ fn prune_quarantined(path: &Path) -> Result<()> {
     let copies: Vec<(u64, PathBuf)> = fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
         .filter_map(|entry| entry.ok())
+        // A directory moved aside stays: its contents are not ours to remove.
+        .filter(|entry| entry.file_type().is_ok_and(|t| !t.is_dir()))
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
             match inventory::quarantined_copy(&name)? {
@@ -488,8 +513,12 @@ pub fn remove_file(path: &Path) -> Result<u64> {
     }
 }
 
-/// Removes a directory when it is empty; returns whether it did.
+/// Removes a directory when it is empty; returns whether it did. A symbolic link to a
+/// directory is not one.
 pub fn remove_dir_if_empty(dir: &Path) -> Result<bool> {
+    if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(false);
+    }
     match fs::read_dir(dir) {
         Ok(mut entries) => {
             if entries.next().is_some() {
@@ -538,7 +567,7 @@ fn create_private_dir(dir: &Path) -> Result<()> {
         .with_context(|| format!("cannot create directory {}", dir.display()))
 }
 
-fn private_options() -> OpenOptions {
+pub(crate) fn private_options() -> OpenOptions {
     let mut options = OpenOptions::new();
     #[cfg(unix)]
     {
