@@ -176,9 +176,13 @@ fn seed_mixed(env: &Env) {
 }
 
 fn baseline(env: &Env, args: &[&str]) -> std::process::Output {
-    let mut all = vec!["baseline"];
-    all.extend_from_slice(args);
-    env.run(&all, "")
+    // Bounded: reading a FIFO would block forever.
+    env.ocmem()
+        .arg("baseline")
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap()
 }
 
 /// Every file and directory below `dir`, with the size, the sha256 and the modification
@@ -195,6 +199,12 @@ fn listing(dir: &Path) -> Vec<String> {
             if meta.is_dir() {
                 out.push(format!("{name}/"));
                 walk(base, &path, out);
+            } else if !meta.is_file() {
+                out.push(format!(
+                    "{name} {:?} {:?}",
+                    meta.file_type(),
+                    meta.modified().unwrap()
+                ));
             } else {
                 let bytes = fs::read(&path).unwrap();
                 let text = String::from_utf8_lossy(&bytes);
@@ -562,7 +572,7 @@ fn check_fails_with_the_reasons_and_still_prints_the_report() {
 #[test]
 fn check_fails_on_each_kind_of_problem_alone() {
     type Seed = fn(&Env);
-    let cases: [(&str, &str, Seed); 4] = [
+    let cases: [(&str, &str, Seed); 7] = [
         ("false-positive", LEGACY, |env| {
             let mut session = legacy_session();
             session["openErrors"].as_array_mut().unwrap().truncate(1);
@@ -587,6 +597,21 @@ fn check_fails_on_each_kind_of_problem_alone() {
                 &session_path(env, FUTURE, "ses_future"),
                 &json!({"version": 99, "sessionID": "ses_future", "lanes": []}),
             );
+        }),
+        ("corrupt", LEGACY, |env| {
+            let dir = session_path(env, LEGACY, "ses_legacy");
+            fs::create_dir_all(&dir).unwrap();
+        }),
+        ("corrupt", FUTURE, |env| {
+            let path = workspace_dir(env, FUTURE).join("workspace-memory.json");
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(&path).status();
+            assert!(made.unwrap().success());
+        }),
+        ("corrupt", HEALTHY, |env| {
+            let lock = workspace_dir(env, HEALTHY).join("workspace-memory.json.lock");
+            fs::remove_file(&lock).unwrap();
+            fs::create_dir(&lock).unwrap();
         }),
     ];
     for (kind, root, seed) in cases {

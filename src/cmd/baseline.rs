@@ -78,6 +78,11 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
         quarantined: files.quarantined.len() as u64,
         orphan_temp_files: orphans as u64,
         bytes: files.bytes(),
+        bad_locks: files
+            .bad_locks
+            .iter()
+            .map(|(path, what)| (path.clone(), what.to_string()))
+            .collect(),
     })
 }
 
