@@ -666,8 +666,38 @@ fn leftovers_are_counted_but_pass_the_check() {
 }
 
 #[test]
-fn an_empty_or_missing_data_dir_has_nothing_to_audit() {
+fn a_missing_data_dir_is_an_error() {
     let env = Env::new();
+    for args in [&["--check"][..], &["--json"]] {
+        let out = baseline(&env, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "ocmem: data directory {} does not exist\n",
+                env.data.display()
+            )
+        );
+        assert!(stdout(&out).is_empty());
+    }
+    assert!(!env.data.exists(), "baseline created the data dir");
+
+    fs::write(&env.data, "").unwrap();
+    let out = baseline(&env, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ocmem: data directory {} is not a directory\n",
+            env.data.display()
+        )
+    );
+}
+
+#[test]
+fn an_empty_data_dir_has_nothing_to_audit() {
+    let env = Env::new();
+    fs::create_dir_all(&env.data).unwrap();
     let out = baseline(&env, &["--check"]);
     assert_success(&out);
     assert_eq!(
@@ -677,7 +707,7 @@ fn an_empty_or_missing_data_dir_has_nothing_to_audit() {
             env.data.display()
         )
     );
-    assert!(!env.data.exists(), "baseline created the data dir");
+    assert_eq!(listing(&env.data), Vec::<String>::new());
 
     let report = json_report(&env, &[]);
     assert_eq!(report["workspaces"], json!([]));
