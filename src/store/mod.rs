@@ -1,7 +1,7 @@
 //! All disk access. Every store is a pretty-printed JSON file changed only by
 //! read-modify-write under an exclusive lock on a separate `<file>.lock` (see `lock` for the
-//! protocol), replaced atomically (temp file, fsync, rename, fsync of the directory), and left
-//! alone when nothing changed. A file that does not parse, or that is not a regular file (a
+//! protocol), replaced atomically (temp file, rename; fsyncs of the file and the directory
+//! only for a `Document::DURABLE` kind), and left alone when nothing changed. A file that does not parse, or that is not a regular file (a
 //! directory, a FIFO), is quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and
 //! replaced by a fresh store; the same goes for a lock path holding anything but a regular
 //! file. A file written by a newer format version is never overwritten.
@@ -39,16 +39,24 @@ pub trait Document: Serialize + DeserializeOwned {
     const KIND: &'static str;
     /// The newest `version` this build understands.
     const VERSION: u64;
+    /// Whether a write is on disk (file data and the rename, both fsynced) before the hook
+    /// returns. Without it a write is still atomic for every reader, but a power cut may
+    /// lose the last writes, or leave a file empty, which the next hook quarantines.
+    const DURABLE: bool;
 }
 
+/// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
+/// of them. Memory is what the user asked to keep: never lost.
 impl Document for crate::domain::session::SessionState {
     const KIND: &'static str = "session store";
     const VERSION: u64 = crate::domain::session::SESSION_VERSION;
+    const DURABLE: bool = false;
 }
 
 impl Document for crate::domain::memory::WorkspaceMemory {
     const KIND: &'static str = "workspace memory";
     const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
+    const DURABLE: bool = true;
 }
 
 /// The result of a read-modify-write.
@@ -359,7 +367,7 @@ enum Contents {
 
 /// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
 /// the file atomically. Returns the change's result and whether the file was written.
-fn change_and_write<T: Serialize, R>(
+fn change_and_write<T: Document, R>(
     path: &Path,
     doc: &mut T,
     change: impl FnOnce(&mut T) -> R,
@@ -371,7 +379,7 @@ fn change_and_write<T: Serialize, R>(
     let written = before != after;
     if written {
         before_write()?;
-        write_atomically(path, after.as_bytes())?;
+        write_atomically(path, after.as_bytes(), T::DURABLE)?;
     }
     Ok((result, written))
 }
@@ -438,7 +446,9 @@ fn temp_prefix(path: &Path) -> String {
     )
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Replaces `path` with `bytes` through a temp file and a rename; with `durable`, fsyncs the
+/// file before the rename and the directory after it.
+fn write_atomically(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let unique = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -455,7 +465,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
             .open(&temp)
             .with_context(|| format!("cannot create {}", temp.display()))?;
         file.write_all(bytes)
-            .and_then(|()| file.sync_data())
+            .and_then(|()| {
+                if durable {
+                    synced(file.sync_data())
+                } else {
+                    Ok(())
+                }
+            })
             .with_context(|| format!("cannot write {}", temp.display()))?;
         fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
         Ok(())
@@ -464,13 +480,25 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result?;
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent().filter(|_| durable) {
         // Makes the rename itself durable.
         File::open(dir)
-            .and_then(|d| d.sync_all())
+            .and_then(|d| synced(d.sync_all()))
             .with_context(|| format!("cannot sync directory {}", dir.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// fsyncs this thread asked for, so tests can tell which writes are durable.
+    static SYNCS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+fn synced(result: std::io::Result<()>) -> std::io::Result<()> {
+    #[cfg(test)]
+    SYNCS.with(|n| n.set(n.get() + 1));
+    result
 }
 
 fn prune_quarantined(path: &Path) -> Result<()> {
@@ -575,4 +603,44 @@ pub(crate) fn private_options() -> OpenOptions {
         options.mode(0o600);
     }
     options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::memory::WorkspaceMemory;
+    use crate::domain::session::SessionState;
+
+    fn syncs() -> u32 {
+        SYNCS.with(|n| n.get())
+    }
+
+    #[test]
+    fn memory_writes_are_synced_and_session_writes_are_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path().to_path_buf(), 0);
+        let workspace = store.workspace("/nonexistent/ocmem/durability");
+
+        let before = syncs();
+        let session = workspace.session_file("ses_1");
+        store
+            .update(
+                &session,
+                || SessionState::new("ses_1"),
+                |s| s.updated_at = "a".into(),
+            )
+            .unwrap();
+        assert_eq!(syncs(), before, "a session write waits for no fsync");
+        assert!(session.is_file());
+
+        let memory = workspace.memory_file();
+        let fresh = || WorkspaceMemory::new(&workspace.root, &workspace.key);
+        store
+            .update(&memory, fresh, |m| m.updated_at = "b".into())
+            .unwrap();
+        assert_eq!(syncs(), before + 2, "file data and the directory");
+        // Nothing changed, nothing written, nothing synced.
+        store.update(&memory, fresh, |_| ()).unwrap();
+        assert_eq!(syncs(), before + 2);
+    }
 }
