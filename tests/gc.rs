@@ -613,3 +613,27 @@ fn sweep_never_follows_a_symlink_out_of_the_data_dir() {
     }
     assert!(!session.exists(), "the real idle session still goes");
 }
+
+#[test]
+fn a_deleted_session_that_is_a_directory_is_moved_aside_with_its_contents() {
+    let env = Env::new();
+    let session = env.session_file(DEMO_DIR, "ses_dir");
+    fs::create_dir_all(&session).unwrap();
+    fs::write(session.join("notes.txt"), "keep me").unwrap();
+
+    let event = json!({"directory": DEMO_DIR, "sessionID": "ses_dir"}).to_string();
+    let out = env.run(&["gc"], event);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is a directory, not a regular file"), "{err}");
+    assert!(!session.exists());
+    let aside: Vec<PathBuf> = fs::read_dir(session.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains(".json.corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(fs::read(aside[0].join("notes.txt")).unwrap(), b"keep me");
+}

@@ -179,13 +179,12 @@ impl Store {
         if matches!(stored, Stored::Missing) || !remove(&stored) {
             return Ok(None);
         }
-        let bytes = match lock::not_a_file(path) {
+        let bytes = if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
             // Never a directory tree: moved aside, as a hook would.
-            Some(what @ "a directory") => {
-                self.move_not_a_file_aside(path, T::KIND, what)?;
-                0
-            }
-            _ => remove_file(path)?,
+            self.move_not_a_file_aside(path, T::KIND, "a directory")?;
+            0
+        } else {
+            remove_file(path)?
         };
         // Removed while held: a process waiting on this lock file finds, once it holds it,
         // that it is no longer at its path, and locks the one there then (see `lock`).
@@ -287,7 +286,7 @@ impl Store {
             Err(e) => return Err(e),
         };
         eprintln!(
-            "ocmem: warning: {kind} {} is {what}, not a regular file; moved it to {} and started afresh",
+            "ocmem: warning: {kind} {} is {what}, not a regular file; moved it aside to {}",
             path.display(),
             target.display()
         );
