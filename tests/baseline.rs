@@ -176,9 +176,13 @@ fn seed_mixed(env: &Env) {
 }
 
 fn baseline(env: &Env, args: &[&str]) -> std::process::Output {
-    let mut all = vec!["baseline"];
-    all.extend_from_slice(args);
-    env.run(&all, "")
+    // Bounded: reading a FIFO would block forever.
+    env.ocmem()
+        .arg("baseline")
+        .args(args)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap()
 }
 
 /// Every file and directory below `dir`, with the size, the sha256 and the modification
@@ -195,6 +199,12 @@ fn listing(dir: &Path) -> Vec<String> {
             if meta.is_dir() {
                 out.push(format!("{name}/"));
                 walk(base, &path, out);
+            } else if !meta.is_file() {
+                out.push(format!(
+                    "{name} {:?} {:?}",
+                    meta.file_type(),
+                    meta.modified().unwrap()
+                ));
             } else {
                 let bytes = fs::read(&path).unwrap();
                 let text = String::from_utf8_lossy(&bytes);
@@ -562,7 +572,7 @@ fn check_fails_with_the_reasons_and_still_prints_the_report() {
 #[test]
 fn check_fails_on_each_kind_of_problem_alone() {
     type Seed = fn(&Env);
-    let cases: [(&str, &str, Seed); 4] = [
+    let cases: [(&str, &str, Seed); 7] = [
         ("false-positive", LEGACY, |env| {
             let mut session = legacy_session();
             session["openErrors"].as_array_mut().unwrap().truncate(1);
@@ -587,6 +597,21 @@ fn check_fails_on_each_kind_of_problem_alone() {
                 &session_path(env, FUTURE, "ses_future"),
                 &json!({"version": 99, "sessionID": "ses_future", "lanes": []}),
             );
+        }),
+        ("corrupt", LEGACY, |env| {
+            let dir = session_path(env, LEGACY, "ses_legacy");
+            fs::create_dir_all(&dir).unwrap();
+        }),
+        ("corrupt", FUTURE, |env| {
+            let path = workspace_dir(env, FUTURE).join("workspace-memory.json");
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let made = std::process::Command::new("mkfifo").arg(&path).status();
+            assert!(made.unwrap().success());
+        }),
+        ("corrupt", HEALTHY, |env| {
+            let lock = workspace_dir(env, HEALTHY).join("workspace-memory.json.lock");
+            fs::remove_file(&lock).unwrap();
+            fs::create_dir(&lock).unwrap();
         }),
     ];
     for (kind, root, seed) in cases {
@@ -641,8 +666,38 @@ fn leftovers_are_counted_but_pass_the_check() {
 }
 
 #[test]
-fn an_empty_or_missing_data_dir_has_nothing_to_audit() {
+fn a_missing_data_dir_is_an_error() {
     let env = Env::new();
+    for args in [&["--check"][..], &["--json"]] {
+        let out = baseline(&env, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "ocmem: data directory {} does not exist\n",
+                env.data.display()
+            )
+        );
+        assert!(stdout(&out).is_empty());
+    }
+    assert!(!env.data.exists(), "baseline created the data dir");
+
+    fs::write(&env.data, "").unwrap();
+    let out = baseline(&env, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ocmem: data directory {} is not a directory\n",
+            env.data.display()
+        )
+    );
+}
+
+#[test]
+fn an_empty_data_dir_has_nothing_to_audit() {
+    let env = Env::new();
+    fs::create_dir_all(&env.data).unwrap();
     let out = baseline(&env, &["--check"]);
     assert_success(&out);
     assert_eq!(
@@ -652,7 +707,7 @@ fn an_empty_or_missing_data_dir_has_nothing_to_audit() {
             env.data.display()
         )
     );
-    assert!(!env.data.exists(), "baseline created the data dir");
+    assert_eq!(listing(&env.data), Vec::<String>::new());
 
     let report = json_report(&env, &[]);
     assert_eq!(report["workspaces"], json!([]));
@@ -722,7 +777,6 @@ fn an_unreadable_store_is_an_error_naming_it() {
 
 #[test]
 fn baseline_shares_locks_with_readers_and_waits_for_writers() {
-    use fs2::FileExt;
     let env = Env::new();
     seed_healthy(&env);
     let mut lock_path = workspace_dir(&env, HEALTHY)
@@ -734,15 +788,15 @@ fn baseline_shares_locks_with_readers_and_waits_for_writers() {
     // Another reader's shared lock does not stop it: no wait, no warning.
     lock.lock_shared().unwrap();
     let shared = baseline(&env, &["--check", "--json"]);
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     assert_success(&shared);
     assert_eq!(stderr(&shared), "");
 
     // A writer's exclusive lock makes it wait; a writer stuck for 2 s does not stop the
     // audit, which reads the last whole version (replacement is atomic) and says so.
-    lock.lock_exclusive().unwrap();
+    lock.lock().unwrap();
     let out = baseline(&env, &["--check", "--json"]);
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let err = stderr(&out);
     assert!(err.contains("locked by another process"), "{err}");

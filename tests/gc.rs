@@ -555,3 +555,85 @@ fn sweep_keeps_directories_it_did_not_make() {
     assert_eq!(kinds, ["idle-session"]);
     assert!(foreign.is_dir() && !session.exists());
 }
+
+/// Files a sweep would remove if they were inside the data directory: an idle session and its
+/// lock, an orphan temp file and surplus quarantined copies.
+fn sweepable_files(dir: &Path) -> Vec<PathBuf> {
+    let sessions = dir.join("sessions");
+    fs::create_dir_all(&sessions).unwrap();
+    let mut files = vec![
+        sessions.join("0123.json"),
+        sessions.join("0123.json.lock"),
+        sessions.join("0123.json.tmp-77-1"),
+        dir.join("ffff.json.lock"),
+    ];
+    files.extend((1..=5).map(|i| sessions.join(format!("abcd.json.corrupt-{i}"))));
+    for file in &files {
+        fs::write(file, r#"{"version": 1, "sessionID": "ses_old"}"#).unwrap();
+        set_age(file, Duration::from_secs(90 * 86_400));
+    }
+    files
+}
+
+#[test]
+fn sweep_never_follows_a_symlink_out_of_the_data_dir() {
+    let env = Env::new();
+    let session = used_session(&env, "ses_1");
+    let outside = env.tmp.path().join("elsewhere");
+    let linked_workspace = outside.join("workspace");
+    let linked_sessions = outside.join("sessions-target");
+    let mut kept = sweepable_files(&linked_workspace);
+    kept.extend(sweepable_files(&linked_sessions));
+
+    // workspaces/<key> as a link to a directory elsewhere, and a workspace whose sessions/
+    // is one.
+    let workspaces = env.data.join("workspaces");
+    std::os::unix::fs::symlink(&linked_workspace, workspaces.join("00000000000000aa")).unwrap();
+    let real = workspaces.join("00000000000000bb");
+    fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(linked_sessions.join("sessions"), real.join("sessions")).unwrap();
+
+    for args in [
+        &["gc", "--sweep", "--dry-run", "--json"][..],
+        &["gc", "--sweep", "--json"],
+    ] {
+        let out = env.run_at(&days_later(60), args, "");
+        assert_success(&out);
+        let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        for removal in report["removed"].as_array().unwrap() {
+            let path = removal["path"].as_str().unwrap();
+            assert!(
+                !path.contains("00000000000000"),
+                "{args:?} reached through a link: {path}"
+            );
+        }
+    }
+    for file in &kept {
+        assert!(file.exists(), "{} was removed", file.display());
+    }
+    assert!(!session.exists(), "the real idle session still goes");
+}
+
+#[test]
+fn a_deleted_session_that_is_a_directory_is_moved_aside_with_its_contents() {
+    let env = Env::new();
+    let session = env.session_file(DEMO_DIR, "ses_dir");
+    fs::create_dir_all(&session).unwrap();
+    fs::write(session.join("notes.txt"), "keep me").unwrap();
+
+    let event = json!({"directory": DEMO_DIR, "sessionID": "ses_dir"}).to_string();
+    let out = env.run(&["gc"], event);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is a directory, not a regular file"), "{err}");
+    assert!(!session.exists());
+    let aside: Vec<PathBuf> = fs::read_dir(session.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains(".json.corrupt-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(fs::read(aside[0].join("notes.txt")).unwrap(), b"keep me");
+}

@@ -4,6 +4,7 @@ mod common;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
 use common::*;
 use serde_json::{json, Value};
@@ -265,7 +266,6 @@ fn thirty_two_concurrent_hooks_lose_no_update() {
 
 #[test]
 fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
-    use fs2::FileExt;
     let env = Env::new();
     env.tool_after(&read_event("c1"));
     let file = env.session_file(DIR, SESSION);
@@ -274,7 +274,7 @@ fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
         .write(true)
         .open(format!("{}.lock", file.display()))
         .unwrap();
-    FileExt::lock_exclusive(&lock).unwrap();
+    lock.lock().unwrap();
 
     let out = env.run(&["tool-after"], read_event("c2").to_string());
     assert_eq!(out.status.code(), Some(1));
@@ -283,7 +283,158 @@ fn a_held_lock_makes_the_hook_fail_cleanly_after_a_bounded_wait() {
     assert_eq!(err.lines().count(), 1);
     assert_eq!(fs::read(&file).unwrap(), before);
 
-    FileExt::unlock(&lock).unwrap();
+    lock.unlock().unwrap();
     env.tool_after(&read_event("c2"));
+    assert_eq!(env.session_json(DIR, SESSION)["activeFiles"][0]["count"], 2);
+}
+
+/// Runs a hook that must finish: a FIFO opened for reading would block it forever.
+fn run_bounded(env: &Env, args: &[&str], stdin: String) -> std::process::Output {
+    env.ocmem()
+        .args(args)
+        .write_stdin(stdin)
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap()
+}
+
+fn make_fifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn make_dir(path: &Path) {
+    fs::create_dir_all(path).unwrap();
+    fs::write(path.join("kept.txt"), "inside").unwrap();
+}
+
+/// The entries next to `path` that are it, moved aside.
+fn moved_aside(path: &Path) -> Vec<PathBuf> {
+    let prefix = format!("{}.corrupt-", path.file_name().unwrap().to_string_lossy());
+    fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .collect()
+}
+
+fn session(env: &Env) -> PathBuf {
+    env.session_file(DIR, SESSION)
+}
+
+fn lock(env: &Env) -> PathBuf {
+    PathBuf::from(format!("{}.lock", session(env).display()))
+}
+
+fn memory(env: &Env) -> PathBuf {
+    session(env)
+        .parent()
+        .unwrap()
+        .with_file_name("workspace-memory.json")
+}
+
+#[test]
+fn what_is_not_a_file_at_a_store_or_lock_path_is_moved_aside_and_hooks_carry_on() {
+    type Locate = fn(&Env) -> PathBuf;
+    type Make = fn(&Path);
+    let cases: [(&str, Locate, Make); 5] = [
+        ("directory at the session store", session, make_dir),
+        ("fifo at the session store", session, make_fifo),
+        ("directory at the memory store", memory, make_dir),
+        ("directory at the lock file", lock, make_dir),
+        ("fifo at the lock file", lock, make_fifo),
+    ];
+    let remember = json!({
+        "directory": DIR, "sessionID": SESSION,
+        "prompt": "remember: the fixtures live in tests/data", "messageID": "msg_1",
+    });
+    for (name, locate, make) in cases {
+        let env = Env::new();
+        let path = locate(&env);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        make(&path);
+        let was_dir = path.is_dir();
+
+        for (hook, event) in [
+            ("tool-after", read_event("c1")),
+            ("render", remember.clone()),
+        ] {
+            let out = run_bounded(&env, &[hook], event.to_string());
+            assert!(out.status.success(), "{name}: {hook}: {}", stderr(&out));
+        }
+        let aside = moved_aside(&path);
+        assert_eq!(aside.len(), 1, "{name}: {:?}", env.data_files());
+        assert_eq!(aside[0].is_dir(), was_dir, "{name}");
+        if was_dir {
+            assert_eq!(fs::read(aside[0].join("kept.txt")).unwrap(), b"inside");
+        }
+        assert!(
+            fs::symlink_metadata(&path).unwrap().is_file(),
+            "{name}: a regular file took its place"
+        );
+        let state = env.session_json(DIR, SESSION);
+        assert_eq!(state["activeFiles"][0]["count"], 1, "{name}");
+        let memory_text = fs::read_to_string(memory(&env)).unwrap();
+        assert!(memory_text.contains("tests/data"), "{name}: {memory_text}");
+
+        // Warned once, by the hook that found it.
+        let out = run_bounded(&env, &["tool-after"], read_event("c2").to_string());
+        assert!(out.status.success() && out.stderr.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn what_is_not_a_file_is_named_in_the_warning() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(&file).unwrap();
+    let out = run_bounded(&env, &["tool-after"], read_event("c1").to_string());
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("ocmem: warning: session store") && err.contains("a directory"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_symlink_at_a_lock_path_never_creates_its_target() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let target = env.tmp.path().join("planted");
+    let lock = PathBuf::from(format!("{}.lock", file.display()));
+    std::os::unix::fs::symlink(&target, &lock).unwrap();
+
+    let out = run_bounded(&env, &["tool-after"], read_event("c1").to_string());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!target.exists(), "the lock was created through the link");
+    assert!(fs::symlink_metadata(&lock).unwrap().is_file());
+    assert_eq!(env.session_json(DIR, SESSION)["activeFiles"][0]["count"], 1);
+}
+
+#[test]
+fn a_symlinked_store_is_read_through_and_replaced_by_a_file() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let target = env.tmp.path().join("restored.json");
+    env.tool_after(&read_event("c1"));
+    fs::rename(&file, &target).unwrap();
+    let restored = fs::read(&target).unwrap();
+    std::os::unix::fs::symlink(&target, &file).unwrap();
+
+    env.tool_after(&read_event("c2"));
+    assert_eq!(
+        fs::read(&target).unwrap(),
+        restored,
+        "the link's target is untouched"
+    );
+    assert!(fs::symlink_metadata(&file).unwrap().is_file());
     assert_eq!(env.session_json(DIR, SESSION)["activeFiles"][0]["count"], 2);
 }

@@ -3,7 +3,7 @@
 //! file exists, never a write, a quarantine or a new file), and hands what it found to
 //! `domain::audit`, which counts, judges and formats.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context as _, Result};
 
 use super::{print, Run};
 use crate::cli::Baseline;
@@ -21,6 +21,19 @@ impl Run for Baseline {
             .map(|dir| store.workspace(&dir.to_string_lossy()));
         // Absolute, so that every path in the report can be used as it is.
         let data_dir = std::path::absolute(&ctx.data_dir).unwrap_or_else(|_| ctx.data_dir.clone());
+        // A mistyped --data-dir must not pass for a clean audit.
+        match std::fs::metadata(&data_dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => bail!("data directory {} is not a directory", data_dir.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                bail!("data directory {} does not exist", data_dir.display())
+            }
+            Err(e) => {
+                return Err(e).with_context(|| {
+                    format!("cannot inspect data directory {}", data_dir.display())
+                })
+            }
+        }
         let workspaces = scan(&data_dir, only.as_ref().map(|w| w.key.as_str()))?;
         let inputs = workspaces
             .iter()
@@ -78,6 +91,11 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
         quarantined: files.quarantined.len() as u64,
         orphan_temp_files: orphans as u64,
         bytes: files.bytes(),
+        bad_locks: files
+            .bad_locks
+            .iter()
+            .map(|(path, what)| (path.clone(), what.to_string()))
+            .collect(),
     })
 }
 

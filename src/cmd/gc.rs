@@ -295,7 +295,8 @@ fn sweep_workspace(
             left_in_root += 1;
         }
     }
-    let sessions_dir_exists = sessions_dir.is_dir();
+    // Not through a link: what it points at is not the data directory's.
+    let sessions_dir_exists = std::fs::symlink_metadata(&sessions_dir).is_ok_and(|m| m.is_dir());
     let sessions_dir_removed = sessions_dir_exists
         && left_in_sessions == 0
         && if dry_run {

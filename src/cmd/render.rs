@@ -56,29 +56,15 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
             let block = state.frozen_workspace_block.clone().unwrap_or_default();
             (block, hot_state(&state, &workspace.root))
         }
-        before => {
-            // Frozen as the memory stood before this message's own memories join it: those
-            // show under pending_memories until the next promote.
-            let fresh_block = match before.and_then(|s| s.frozen_workspace_block) {
-                Some(block) => block,
-                None => {
-                    let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
-                    memory
-                        .map(|m| render_block(&m, Some(ctx.now_ms)))
-                        .unwrap_or_default()
-                }
-            };
-            let pending = store_captured(ctx, &store, &workspace, &captured)?;
-            update_session(
-                ctx,
-                &workspace.root,
-                &session_path,
-                session_id,
-                message_id,
-                fresh_block,
-                pending,
-            )?
-        }
+        _ => update_session(
+            ctx,
+            &store,
+            &workspace,
+            &session_path,
+            session_id,
+            message_id,
+            &captured,
+        )?,
     };
 
     if json {
@@ -148,25 +134,42 @@ fn store_captured(
         .collect())
 }
 
-/// Freezes the workspace block (unless this session already has one), lists the new pending
-/// memories, and returns both blocks.
+/// The workspace block as memory stands now.
+fn current_block(ctx: &Context, store: &Store, workspace: &Workspace) -> Result<String> {
+    let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
+    Ok(memory
+        .map(|m| render_block(&m, Some(ctx.now_ms)))
+        .unwrap_or_default())
+}
+
+/// Under the session's lock: freezes the workspace block (unless this session already has
+/// one), files the captured memories and lists the new ones as pending; returns both blocks.
+/// The block is read from memory under that lock, so a promote, which refreshes memory and
+/// then clears the block under the same lock, is never undone by a block read before it.
 fn update_session(
     ctx: &Context,
-    root: &str,
+    store: &Store,
+    workspace: &Workspace,
     session_path: &Path,
     session_id: &str,
     message_id: Option<&str>,
-    fresh_block: String,
-    pending: Vec<(Value, bool)>,
+    captured: &[ExplicitMemory],
 ) -> Result<(String, String)> {
-    let updated = ctx.store().update(
+    let updated = store.update(
         session_path,
         || SessionState::new(session_id),
-        |state| {
+        |state| -> Result<(String, String)> {
             let before = state.clone();
             if state.frozen_workspace_block.is_none() {
-                state.frozen_workspace_block = Some(fresh_block.clone());
+                // Frozen as memory stands before this message's own memories join it: those
+                // show under pending_memories until the next promote.
+                state.frozen_workspace_block = Some(current_block(ctx, store, workspace)?);
             }
+            let captured = match message_id {
+                Some(id) if state.has_captured(id) => &[],
+                _ => captured,
+            };
+            let pending = store_captured(ctx, store, workspace, captured)?;
             let captured_any = !pending.is_empty();
             for (entry, is_decision) in pending {
                 state.add_pending(entry, is_decision);
@@ -177,14 +180,19 @@ fn update_session(
             if *state != before {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
             }
-            (
+            Ok((
                 state.frozen_workspace_block.clone().unwrap_or_default(),
-                hot_state(state, root),
-            )
+                hot_state(state, &workspace.root),
+            ))
         },
     )?;
-    Ok(match updated {
+    match updated {
         Updated::Done { result, .. } => result,
-        Updated::LeftNewer => (fresh_block, String::new()),
-    })
+        // The session store belongs to a newer ocmem: the memories are still filed.
+        Updated::LeftNewer => {
+            let block = current_block(ctx, store, workspace)?;
+            store_captured(ctx, store, workspace, captured)?;
+            Ok((block, String::new()))
+        }
+    }
 }

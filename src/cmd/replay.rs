@@ -7,7 +7,7 @@
 //! is the same on every run.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
@@ -56,11 +56,11 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
     let scratch = if ctx.data_dir_from_flag {
         None
     } else {
-        Some(ScratchDir::create(ctx.now_ms)?)
+        Some(ScratchDir::create()?)
     };
     let mut inner = ctx.clone();
     if let Some(dir) = &scratch {
-        inner.data_dir = dir.0.clone();
+        inner.data_dir = dir.path().to_path_buf();
     }
 
     let mut out = format!(
@@ -393,34 +393,59 @@ fn render_text(ctx: &Context, directory: &str, session_id: &str) -> Result<Strin
     })
 }
 
-/// A private temporary data directory, removed when dropped.
-struct ScratchDir(PathBuf);
+/// A private temporary data directory (0700, with a random name), removed when dropped.
+struct ScratchDir(tempfile::TempDir);
 
 impl ScratchDir {
-    fn create(now_ms: i64) -> Result<ScratchDir> {
+    fn create() -> Result<ScratchDir> {
         let base = std::env::temp_dir();
-        for attempt in 0..100 {
-            let dir = base.join(format!(
-                "ocmem-replay-{}-{now_ms}-{attempt}",
-                std::process::id()
-            ));
-            match fs::create_dir(&dir) {
-                Ok(()) => return Ok(ScratchDir(dir)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(e).with_context(|| format!("cannot create {}", dir.display()))
-                }
-            }
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("ocmem-replay-");
+        #[cfg(unix)]
+        {
+            // Not the default: without it the directory gets 0777 less the umask.
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o700));
         }
-        bail!(
-            "cannot create a temporary data directory in {}",
-            base.display()
-        )
+        builder.tempdir_in(&base).map(ScratchDir).with_context(|| {
+            format!(
+                "cannot create a temporary data directory in {}",
+                base.display()
+            )
+        })
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
     }
 }
 
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scratch_dir_is_private_and_its_name_unpredictable() {
+        use std::os::unix::fs::PermissionsExt;
+        let first = ScratchDir::create().unwrap();
+        let second = ScratchDir::create().unwrap();
+        for dir in [first.path(), second.path()] {
+            let mode = fs::metadata(dir).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "{}", dir.display());
+            let name = dir.file_name().unwrap().to_string_lossy();
+            assert!(name.starts_with("ocmem-replay-"), "{name}");
+            // Nothing an observer knows (the process id, the clock) names it.
+            assert!(!name.contains(&std::process::id().to_string()), "{name}");
+            let clock = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs()
+                .to_string();
+            assert!(!name.contains(&clock[..6]), "{name}");
+        }
+        assert_ne!(first.path(), second.path());
+        let path = first.path().to_path_buf();
+        drop(first);
+        assert!(!path.exists(), "removed when dropped");
     }
 }

@@ -70,6 +70,8 @@ pub struct WorkspaceInput {
     pub orphan_temp_files: u64,
     /// Every file of the workspace directory and of its `sessions/`.
     pub bytes: u64,
+    /// Lock paths holding something other than a regular file, and what it is.
+    pub bad_locks: Vec<(PathBuf, String)>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,7 +285,8 @@ pub struct Errors {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Files {
-    /// Live stores (memory or session) that do not parse.
+    /// Live stores (memory or session) that do not parse, and lock paths holding something
+    /// other than a regular file.
     pub corrupt: u64,
     /// Quarantined `.corrupt-<ms>` copies.
     pub quarantined: u64,
@@ -504,6 +507,20 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
                 }
             }
         }
+    }
+
+    for (path, what) in &input.bad_locks {
+        audit.files.corrupt += 1;
+        problems.push(problem(
+            ProblemKind::Corrupt,
+            path,
+            None,
+            None,
+            format!(
+                "{} is {what}, not a regular file; a hook would move it aside",
+                relative(path, &input.dir)
+            ),
+        ));
     }
 
     let mut oldest_used: Option<i64> = None;
@@ -1062,6 +1079,7 @@ mod tests {
             quarantined: 1,
             orphan_temp_files: 2,
             bytes: 4096,
+            bad_locks: Vec::new(),
         }
     }
 

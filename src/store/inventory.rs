@@ -1,6 +1,9 @@
 //! What lies in the data directory, for `gc --sweep` and `baseline`: every workspace
 //! directory with its stores, locks, quarantined copies and temp files. Listing only; reading
 //! a store goes through `Store::snapshot`.
+//!
+//! Directories are never entered through a symbolic link (`workspaces/<key>` or `sessions`
+//! linked elsewhere), so nothing outside the data directory is listed, or swept.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -106,6 +109,9 @@ pub struct WorkspaceFiles {
     /// Directories other than `sessions/` (in the workspace directory or in `sessions/`),
     /// which ocmem never made and never removes.
     pub other_dirs: Vec<PathBuf>,
+    /// Lock paths holding something other than a regular file, and what: a hook moves it
+    /// aside.
+    pub bad_locks: Vec<(PathBuf, &'static str)>,
 }
 
 impl WorkspaceFiles {
@@ -139,15 +145,12 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
     let root = data_dir.join("workspaces");
     let mut workspaces = Vec::new();
     for entry in list(&root)? {
-        let Ok(meta) = fs::metadata(&entry) else {
-            continue;
-        };
         let key = entry
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        if !meta.is_dir() || only_key.is_some_and(|k| k != key) {
+        if !is_real_dir(&entry) || only_key.is_some_and(|k| k != key) {
             continue;
         }
         let mut workspace = WorkspaceFiles {
@@ -155,35 +158,15 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
             dir: entry.clone(),
             ..WorkspaceFiles::default()
         };
+        let sessions_dir = entry.join(SESSIONS_DIR);
         for path in list(&entry)? {
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if path.is_dir() {
-                if name != SESSIONS_DIR {
-                    workspace.other_dirs.push(path.clone());
-                }
+            if path == sessions_dir && is_real_dir(&path) {
                 continue;
             }
-            let Some(info) = file_info(&path)? else {
-                continue;
-            };
-            match classify(&name) {
-                (FileKind::Store, MEMORY_FILE) => workspace.memory = Some(info),
-                (kind, _) => workspace.file_of_kind(kind, info),
-            }
+            workspace.add(&path, false)?;
         }
-        for path in list(&entry.join(SESSIONS_DIR))? {
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if path.is_dir() {
-                workspace.other_dirs.push(path.clone());
-                continue;
-            }
-            let Some(info) = file_info(&path)? else {
-                continue;
-            };
-            match classify(&name).0 {
-                FileKind::Store => workspace.sessions.push(info),
-                kind => workspace.file_of_kind(kind, info),
-            }
+        for path in list(&sessions_dir)? {
+            workspace.add(&path, true)?;
         }
         workspaces.push(workspace);
     }
@@ -192,19 +175,43 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
 }
 
 impl WorkspaceFiles {
-    fn file_of_kind(&mut self, kind: FileKind, info: FileInfo) {
+    /// Files a path by its name and type; `in_sessions` for the entries of `sessions/`.
+    fn add(&mut self, path: &Path, in_sessions: bool) -> Result<()> {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let (kind, store) = classify(&name);
+        let Some((info, file_type)) = file_info(path)? else {
+            return Ok(());
+        };
+        let is_store = kind == FileKind::Store && (in_sessions || store == MEMORY_FILE);
+        if kind == FileKind::Lock && !file_type.is_file() {
+            let what = super::lock::describe(&file_type);
+            self.bad_locks.push((path.to_path_buf(), what));
+        }
+        if file_type.is_dir() && !is_store {
+            self.other_dirs.push(path.to_path_buf());
+            return Ok(());
+        }
         match kind {
+            // Whatever its type: reading it says what is wrong with it.
+            FileKind::Store if is_store && in_sessions => self.sessions.push(info),
+            FileKind::Store if is_store => self.memory = Some(info),
             FileKind::Lock => self.locks.push(info),
             FileKind::Quarantined => self.quarantined.push(info),
             FileKind::Temp => self.temp_files.push(info),
             FileKind::Store | FileKind::Other => self.other.push(info),
         }
+        Ok(())
     }
 }
 
-/// The entries of `dir`, sorted; none when it does not exist.
+/// A directory, not a symbolic link to one.
+fn is_real_dir(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// The entries of `dir`, sorted; none when it does not exist or is a symbolic link.
 fn list(dir: &Path) -> Result<Vec<PathBuf>> {
-    if !dir.is_dir() {
+    if !is_real_dir(dir) {
         return Ok(Vec::new());
     }
     let entries = match fs::read_dir(dir) {
@@ -221,28 +228,26 @@ fn list(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// Size and modification time of a regular file; `None` for directories and files that
-/// vanished meanwhile.
-fn file_info(path: &Path) -> Result<Option<FileInfo>> {
-    // Follows symbolic links, as reading the store does, so sizes are the files'.
-    let meta = match fs::metadata(path) {
+/// Size, modification time and type of what is at `path` (a link's own, which a removal
+/// affects, not its target's); `None` when it vanished meanwhile. A directory's size is 0:
+/// only files are counted.
+fn file_info(path: &Path) -> Result<Option<(FileInfo, fs::FileType)>> {
+    let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot inspect {}", path.display())),
     };
-    if meta.is_dir() {
-        return Ok(None);
-    }
     let modified_ms = meta
         .modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map(|d| d.as_millis() as i64);
-    Ok(Some(FileInfo {
+    let info = FileInfo {
         path: path.to_path_buf(),
-        bytes: meta.len(),
+        bytes: if meta.is_dir() { 0 } else { meta.len() },
         modified_ms,
-    }))
+    };
+    Ok(Some((info, meta.file_type())))
 }
 
 #[cfg(test)]

@@ -1,21 +1,25 @@
 //! All disk access. Every store is a pretty-printed JSON file changed only by
-//! read-modify-write under an exclusive lock on a separate `<file>.lock` (never renamed, so
-//! every process locks the same inode), replaced atomically (temp file, fsync, rename, fsync
-//! of the directory), and left alone when nothing changed. A file that does not parse is
-//! quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and replaced by a fresh store; a
-//! file written by a newer format version is never overwritten.
+//! read-modify-write under an exclusive lock on a separate `<file>.lock` (see `lock` for the
+//! protocol), replaced atomically (temp file, rename; fsyncs of the file and the directory
+//! only for a `Document::DURABLE` kind), and left alone when nothing changed. A file that does not parse, or that is not a regular file (a
+//! directory, a FIFO), is quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and
+//! replaced by a fresh store; the same goes for a lock path holding anything but a regular
+//! file. A file written by a newer format version is never overwritten.
+//!
+//! A symbolic link at a store path is read through (it may point at a restored copy); a write
+//! replaces the link itself with a regular file, leaving its target alone. A lock file is
+//! never opened through a link.
 
 pub mod inventory;
+mod lock;
 pub mod workspace;
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context as _, Result};
-use fs2::FileExt;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -24,8 +28,8 @@ pub use workspace::Workspace;
 
 use crate::domain::sweep::surplus_quarantined;
 
-/// How long a hook waits for another process's lock before giving up.
-pub const LOCK_WAIT: Duration = Duration::from_secs(2);
+use lock::{Access, Locked};
+pub use lock::{StoreBusy, LOCK_WAIT};
 /// Quarantined copies kept per store.
 pub const QUARANTINE_KEPT: usize = 3;
 
@@ -35,16 +39,24 @@ pub trait Document: Serialize + DeserializeOwned {
     const KIND: &'static str;
     /// The newest `version` this build understands.
     const VERSION: u64;
+    /// Whether a write is on disk (file data and the rename, both fsynced) before the hook
+    /// returns. Without it a write is still atomic for every reader, but a power cut may
+    /// lose the last writes, or leave a file empty, which the next hook quarantines.
+    const DURABLE: bool;
 }
 
+/// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
+/// of them. Memory is what the user asked to keep: never lost.
 impl Document for crate::domain::session::SessionState {
     const KIND: &'static str = "session store";
     const VERSION: u64 = crate::domain::session::SESSION_VERSION;
+    const DURABLE: bool = false;
 }
 
 impl Document for crate::domain::memory::WorkspaceMemory {
     const KIND: &'static str = "workspace memory";
     const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
+    const DURABLE: bool = true;
 }
 
 /// The result of a read-modify-write.
@@ -138,15 +150,16 @@ impl Store {
         if let Some(dir) = lock_path.parent() {
             create_private_dir(dir)?;
         }
-        let file = private_options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .with_context(|| format!("cannot open lock file {}", lock_path.display()))?;
-        wait_for_lock(&file, path, &lock_path, FileExt::try_lock_exclusive)?;
-        Ok(file)
+        let deadline = Instant::now() + LOCK_WAIT;
+        loop {
+            match lock::lock(path, &lock_path, Access::Exclusive, true, deadline)? {
+                Locked::Held(file) => return Ok(file),
+                Locked::NotAFile(what) => {
+                    self.move_not_a_file_aside(&lock_path, "lock file", what)?
+                }
+                Locked::Missing => unreachable!("the lock file is created"),
+            }
+        }
     }
 
     /// Removes a store and its lock file, under the lock, when `remove(&snapshot)` still holds
@@ -158,7 +171,7 @@ impl Store {
         remove: impl FnOnce(&Stored<T>) -> bool,
     ) -> Result<Option<u64>> {
         let lock_path = lock_path(path);
-        if !path.exists() {
+        if fs::symlink_metadata(path).is_err() {
             return Ok(None);
         }
         let _lock = self.lock(path)?;
@@ -166,9 +179,15 @@ impl Store {
         if matches!(stored, Stored::Missing) || !remove(&stored) {
             return Ok(None);
         }
-        let bytes = remove_file(path)?;
-        // Removing the lock file while holding it: a process that opened it meanwhile
-        // finds the store gone and starts afresh, as it would after the removal anyway.
+        let bytes = if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+            // Never a directory tree: moved aside, as a hook would.
+            self.move_not_a_file_aside(path, T::KIND, "a directory")?;
+            0
+        } else {
+            remove_file(path)?
+        };
+        // Removed while held: a process waiting on this lock file finds, once it holds it,
+        // that it is no longer at its path, and locks the one there then (see `lock`).
         let lock_bytes = remove_file(&lock_path)?;
         Ok(Some(bytes + lock_bytes))
     }
@@ -176,19 +195,14 @@ impl Store {
     /// Removes the lock file of a store that no longer exists, if no process holds it.
     /// Returns whether it was removed.
     pub fn remove_unused_lock(&self, lock_path: &Path) -> Result<bool> {
-        let file = match File::open(lock_path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
-            }
-        };
-        if FileExt::try_lock_exclusive(&file).is_err() {
+        let Some(file) = lock::open_existing(lock_path)? else {
             return Ok(false);
-        }
+        };
+        let Some(_held) = lock::try_lock_in_place(file, lock_path)? else {
+            return Ok(false);
+        };
         let store = lock_path.with_extension("");
-        if store.exists() {
+        if fs::symlink_metadata(&store).is_ok() {
             return Ok(false);
         }
         remove_file(lock_path)?;
@@ -205,8 +219,12 @@ impl Store {
         change: impl FnOnce(&mut T) -> R,
     ) -> Result<Stored<(R, bool)>> {
         let _lock = self.lock(path)?;
-        let Some(original) = read_if_exists(path)? else {
-            return Ok(Stored::Missing);
+        let original = match read_contents(path)? {
+            Contents::Bytes(bytes) => bytes,
+            Contents::Missing => return Ok(Stored::Missing),
+            Contents::NotAFile(what) => {
+                return Ok(Stored::Corrupt(format!("{what}, not a regular file")))
+            }
         };
         let mut doc = match parse::<T>(&original) {
             Stored::Ok(doc) => doc,
@@ -219,19 +237,14 @@ impl Store {
     }
 
     /// A shared lock on `path`'s existing lock file, waiting at most `LOCK_WAIT`; `None` when
-    /// there is no lock file (creating one would be a write).
+    /// there is no lock file, or something else than a file at its path (creating or moving
+    /// one would be a write).
     fn lock_shared_if_present(&self, path: &Path) -> Result<Option<File>> {
         let lock_path = lock_path(path);
-        let file = match File::open(&lock_path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot open lock file {}", lock_path.display()))
-            }
-        };
-        match wait_for_lock(&file, path, &lock_path, FileExt::try_lock_shared) {
-            Ok(()) => Ok(Some(file)),
+        let deadline = Instant::now() + LOCK_WAIT;
+        match lock::lock(path, &lock_path, Access::Shared, false, deadline) {
+            Ok(Locked::Held(file)) => Ok(Some(file)),
+            Ok(Locked::Missing | Locked::NotAFile(_)) => Ok(None),
             // A writer stuck for that long must not stop an audit: replacement is atomic, so
             // the file read without the lock is still a whole version of it.
             Err(e) if e.is::<StoreBusy>() => {
@@ -248,21 +261,7 @@ impl Store {
 
     /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
     fn quarantine<T: Document>(&self, path: &Path, reason: &str) -> Result<()> {
-        let mut stamp = self.now_ms.max(0);
-        let target = loop {
-            let candidate = sibling(path, &format!(".corrupt-{stamp}"));
-            if !candidate.exists() {
-                break candidate;
-            }
-            stamp += 1;
-        };
-        fs::rename(path, &target).with_context(|| {
-            format!(
-                "cannot move corrupt {} aside to {}",
-                path.display(),
-                target.display()
-            )
-        })?;
+        let target = self.move_aside(path)?;
         eprintln!(
             "ocmem: warning: {} {} could not be read ({}); moved it to {} and started afresh",
             T::KIND,
@@ -272,59 +271,47 @@ impl Store {
         );
         prune_quarantined(path)
     }
-}
 
-/// Another process held a store's lock for all of `LOCK_WAIT`.
-#[derive(Debug)]
-pub struct StoreBusy {
-    pub path: PathBuf,
-}
-
-impl std::fmt::Display for StoreBusy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "store busy: {} is locked by another process (waited {} s); nothing was changed",
-            self.path.display(),
-            LOCK_WAIT.as_secs()
-        )
-    }
-}
-
-impl std::error::Error for StoreBusy {}
-
-/// Retries `try_lock` with a growing pause until it succeeds or `LOCK_WAIT` has passed.
-fn wait_for_lock(
-    file: &File,
-    path: &Path,
-    lock_path: &Path,
-    try_lock: fn(&File) -> std::io::Result<()>,
-) -> Result<()> {
-    let started = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match try_lock(file) {
-            Ok(()) => return Ok(()),
-            Err(e) if e.kind() == ErrorKind::WouldBlock || is_contended(&e) => {
-                if started.elapsed() >= LOCK_WAIT {
-                    return Err(StoreBusy {
-                        path: path.to_path_buf(),
-                    }
-                    .into());
-                }
-                sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(16));
-            }
-            Err(e) => {
-                return Err(e).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
+    /// Moves what is at a store or lock path, which is not a regular file, aside like a
+    /// corrupt store. Nothing to do when another process moved it first.
+    fn move_not_a_file_aside(&self, path: &Path, kind: &str, what: &str) -> Result<()> {
+        // Checked again just before the rename, so that a file that took its place (another
+        // process moved it first and made a new one) is left alone.
+        if lock::not_a_file(path).is_none() {
+            return Ok(());
         }
+        let target = match self.move_aside(path) {
+            Ok(target) => target,
+            Err(_) if fs::symlink_metadata(path).is_err() => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        eprintln!(
+            "ocmem: warning: {kind} {} is {what}, not a regular file; moved it aside to {}",
+            path.display(),
+            target.display()
+        );
+        prune_quarantined(path)
     }
-}
 
-fn is_contended(e: &std::io::Error) -> bool {
-    // fs2 reports a held lock as its own error kind on some platforms.
-    e.raw_os_error() == fs2::lock_contended_error().raw_os_error()
+    /// Renames `path` to a free `<file>.corrupt-<ms>` and returns that name.
+    fn move_aside(&self, path: &Path) -> Result<PathBuf> {
+        let mut stamp = self.now_ms.max(0);
+        let target = loop {
+            let candidate = sibling(path, &format!(".corrupt-{stamp}"));
+            if fs::symlink_metadata(&candidate).is_err() {
+                break candidate;
+            }
+            stamp += 1;
+        };
+        fs::rename(path, &target).with_context(|| {
+            format!(
+                "cannot move {} aside to {}",
+                path.display(),
+                target.display()
+            )
+        })?;
+        Ok(target)
+    }
 }
 
 fn warn_newer<T: Document>(path: &Path, version: u64) {
@@ -360,17 +347,26 @@ fn parse<T: Document>(bytes: &[u8]) -> Stored<T> {
     }
 }
 
-/// The store at `path` as it is on disk.
+/// The store at `path` as it is on disk; something other than a regular file there is
+/// `Corrupt`, saying what it is.
 fn read_stored<T: Document>(path: &Path) -> Result<Stored<T>> {
-    Ok(match read_if_exists(path)? {
-        None => Stored::Missing,
-        Some(bytes) => parse(&bytes),
+    Ok(match read_contents(path)? {
+        Contents::Missing => Stored::Missing,
+        Contents::Bytes(bytes) => parse(&bytes),
+        Contents::NotAFile(what) => Stored::Corrupt(format!("{what}, not a regular file")),
     })
+}
+
+/// What is at a store path.
+enum Contents {
+    Missing,
+    Bytes(Vec<u8>),
+    NotAFile(&'static str),
 }
 
 /// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
 /// the file atomically. Returns the change's result and whether the file was written.
-fn change_and_write<T: Serialize, R>(
+fn change_and_write<T: Document, R>(
     path: &Path,
     doc: &mut T,
     change: impl FnOnce(&mut T) -> R,
@@ -382,7 +378,7 @@ fn change_and_write<T: Serialize, R>(
     let written = before != after;
     if written {
         before_write()?;
-        write_atomically(path, after.as_bytes())?;
+        write_atomically(path, after.as_bytes(), T::DURABLE)?;
     }
     Ok((result, written))
 }
@@ -393,11 +389,39 @@ fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
     Ok(text)
 }
 
-fn read_if_exists(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+/// Reads a store's bytes, following a symbolic link but never blocking on a FIFO and never
+/// reading a directory or a device: the type comes from the opened file itself.
+fn read_contents(path: &Path) -> Result<Contents> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let cannot_read = |e| Err(e).with_context(|| format!("cannot read {}", path.display()));
+    let mut file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Contents::Missing),
+        // A socket cannot be opened at all.
+        Err(e) => match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => {
+                return Ok(Contents::NotAFile(lock::describe(&meta.file_type())))
+            }
+            _ => return cannot_read(e),
+        },
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return cannot_read(e),
+    };
+    if !meta.is_file() {
+        return Ok(Contents::NotAFile(lock::describe(&meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    match file.read_to_end(&mut bytes) {
+        Ok(_) => Ok(Contents::Bytes(bytes)),
+        Err(e) => cannot_read(e),
     }
 }
 
@@ -421,7 +445,9 @@ fn temp_prefix(path: &Path) -> String {
     )
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Replaces `path` with `bytes` through a temp file and a rename; with `durable`, fsyncs the
+/// file before the rename and the directory after it.
+fn write_atomically(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let unique = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -438,7 +464,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
             .open(&temp)
             .with_context(|| format!("cannot create {}", temp.display()))?;
         file.write_all(bytes)
-            .and_then(|()| file.sync_data())
+            .and_then(|()| {
+                if durable {
+                    synced(file.sync_data())
+                } else {
+                    Ok(())
+                }
+            })
             .with_context(|| format!("cannot write {}", temp.display()))?;
         fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))?;
         Ok(())
@@ -447,13 +479,25 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result?;
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent().filter(|_| durable) {
         // Makes the rename itself durable.
         File::open(dir)
-            .and_then(|d| d.sync_all())
+            .and_then(|d| synced(d.sync_all()))
             .with_context(|| format!("cannot sync directory {}", dir.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// fsyncs this thread asked for, so tests can tell which writes are durable.
+    static SYNCS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+fn synced(result: std::io::Result<()>) -> std::io::Result<()> {
+    #[cfg(test)]
+    SYNCS.with(|n| n.set(n.get() + 1));
+    result
 }
 
 fn prune_quarantined(path: &Path) -> Result<()> {
@@ -464,6 +508,8 @@ fn prune_quarantined(path: &Path) -> Result<()> {
     let copies: Vec<(u64, PathBuf)> = fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
         .filter_map(|entry| entry.ok())
+        // A directory moved aside stays: its contents are not ours to remove.
+        .filter(|entry| entry.file_type().is_ok_and(|t| !t.is_dir()))
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
             match inventory::quarantined_copy(&name)? {
@@ -494,8 +540,12 @@ pub fn remove_file(path: &Path) -> Result<u64> {
     }
 }
 
-/// Removes a directory when it is empty; returns whether it did.
+/// Removes a directory when it is empty; returns whether it did. A symbolic link to a
+/// directory is not one.
 pub fn remove_dir_if_empty(dir: &Path) -> Result<bool> {
+    if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(false);
+    }
     match fs::read_dir(dir) {
         Ok(mut entries) => {
             if entries.next().is_some() {
@@ -544,7 +594,7 @@ fn create_private_dir(dir: &Path) -> Result<()> {
         .with_context(|| format!("cannot create directory {}", dir.display()))
 }
 
-fn private_options() -> OpenOptions {
+pub(crate) fn private_options() -> OpenOptions {
     let mut options = OpenOptions::new();
     #[cfg(unix)]
     {
@@ -552,4 +602,44 @@ fn private_options() -> OpenOptions {
         options.mode(0o600);
     }
     options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::memory::WorkspaceMemory;
+    use crate::domain::session::SessionState;
+
+    fn syncs() -> u32 {
+        SYNCS.with(|n| n.get())
+    }
+
+    #[test]
+    fn memory_writes_are_synced_and_session_writes_are_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path().to_path_buf(), 0);
+        let workspace = store.workspace("/nonexistent/ocmem/durability");
+
+        let before = syncs();
+        let session = workspace.session_file("ses_1");
+        store
+            .update(
+                &session,
+                || SessionState::new("ses_1"),
+                |s| s.updated_at = "a".into(),
+            )
+            .unwrap();
+        assert_eq!(syncs(), before, "a session write waits for no fsync");
+        assert!(session.is_file());
+
+        let memory = workspace.memory_file();
+        let fresh = || WorkspaceMemory::new(&workspace.root, &workspace.key);
+        store
+            .update(&memory, fresh, |m| m.updated_at = "b".into())
+            .unwrap();
+        assert_eq!(syncs(), before + 2, "file data and the directory");
+        // Nothing changed, nothing written, nothing synced.
+        store.update(&memory, fresh, |_| ()).unwrap();
+        assert_eq!(syncs(), before + 2);
+    }
 }
