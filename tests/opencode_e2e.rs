@@ -1,14 +1,17 @@
 //! End to end: ocmem inside the real OpenCode (opencode-ai@1.18.33), through the plugin
 //! `integrations/opencode/ocmem.js`, against a scripted model server of our own.
 //!
-//! `tests/e2e/install-opencode.sh` installs the pinned OpenCode into a cache directory (once)
-//! and ripgrep (for OpenCode's grep and glob tools). The test then builds a small TypeScript
-//! demo repository in a temporary directory, copies the plugin into its `.opencode/plugin/`,
-//! points OpenCode at the scripted OpenAI-compatible server below (on 127.0.0.1, port chosen at
-//! run time), and drives two `opencode run` sessions and an `opencode session delete`, with HOME
-//! and the XDG directories inside the temporary directory. It checks what OpenCode sent the
-//! model (the system prompt ocmem added at each step, the compaction prompt) and what ocmem
-//! stored on disk, and that OpenCode's own log shows no plugin error.
+//! `tests/e2e/install-opencode.sh` installs the pinned OpenCode and the plugin API it would
+//! otherwise install at startup into a cache directory (once), and ripgrep (for OpenCode's grep
+//! and glob tools). The test then builds a small TypeScript demo repository in a temporary
+//! directory, copies the plugin into its `.opencode/plugin/`, seeds OpenCode's config directories
+//! with the cached plugin API (`tests/e2e/plugin_deps.rs`), points OpenCode at the scripted
+//! OpenAI-compatible server (`tests/e2e/model.rs`, on 127.0.0.1, port chosen at run time) and npm
+//! at a registry tripwire, and drives two `opencode run` sessions and an `opencode session
+//! delete`, with HOME and the XDG directories inside the temporary directory. It checks what
+//! OpenCode sent the model (the system prompt ocmem added at each step, the compaction prompt),
+//! what ocmem stored on disk, that OpenCode's own log shows no plugin error, and that OpenCode
+//! installed nothing.
 //!
 //! On failure the temporary directory is kept, and the paths of OpenCode's logs, of the output
 //! of every process, of ocmem's data directory and of a dump of the model requests are printed.
@@ -54,17 +57,22 @@ const BAD_CANDIDATES: [&str; 2] = [
     "TypeError: Cannot read property 'x' of undefined",
 ];
 
-/// Every process and the whole test stay within these.
-const TEST_BUDGET: Duration = Duration::from_secs(280);
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(150);
+/// Every process and the whole test stay within these. The install runs once per machine (about
+/// 45 s cold, under 1 s after); with the plugin API seeded, each `opencode run` takes seconds.
+const TEST_BUDGET: Duration = Duration::from_secs(480);
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The scripted model server.
 #[path = "e2e/model.rs"]
 mod model;
+/// The plugin API OpenCode would install, seeded, and the registry tripwire.
+#[path = "e2e/plugin_deps.rs"]
+mod plugin_deps;
 
 use model::{Exchange, Kind};
+use plugin_deps::{Seeded, Tripwire};
 
 // ---------------------------------------------------------------------------------------------
 // The temporary directory, kept on failure
@@ -119,6 +127,16 @@ impl Layout {
 
     fn opencode_logs(&self) -> PathBuf {
         self.xdg_data.join("opencode/log")
+    }
+
+    /// The config directories OpenCode reads here, each of which it installs its plugin API
+    /// into: its global one and the demo repository's `.opencode/` (`~/.opencode` does not
+    /// exist, and `OPENCODE_CONFIG_DIR` is not set).
+    fn opencode_config_dirs(&self) -> [PathBuf; 2] {
+        [
+            self.xdg_config.join("opencode"),
+            self.demo.join(".opencode"),
+        ]
     }
 }
 
@@ -267,12 +285,12 @@ fn run(
 struct Installed {
     /// The opencode binary.
     bin: PathBuf,
-    /// npm's download cache for the packages OpenCode installs at run time (the plugin API for
-    /// `.opencode/`), next to the installed OpenCode so that later runs reuse it.
-    npm_cache: PathBuf,
+    /// The plugin API as OpenCode would install it into a config directory.
+    plugin_deps: PathBuf,
 }
 
-/// Runs the install script; the binary is named on its last line.
+/// Runs the install script, which names what it installed on stdout (`opencode=<binary>`,
+/// `plugin-deps=<directory>`).
 fn install_opencode(layout: &Layout, deadline: Instant) -> Installed {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
     let out = run(
@@ -283,20 +301,23 @@ fn install_opencode(layout: &Layout, deadline: Instant) -> Installed {
         deadline,
     );
     out.assert_success("tests/e2e/install-opencode.sh");
-    let bin = PathBuf::from(out.stdout.lines().last().unwrap_or("").trim());
-    assert!(
-        bin.is_file(),
-        "install-opencode.sh printed {bin:?}, which is not a file"
-    );
-    // <cache>/opencode-<version>/node_modules/.bin/opencode
-    let prefix = bin
-        .ancestors()
-        .nth(3)
-        .expect("the install prefix")
-        .to_path_buf();
+    let named = |key: &str| {
+        let path = out
+            .stdout
+            .lines()
+            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+            .map(PathBuf::from)
+            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout));
+        assert!(
+            path.exists(),
+            "install-opencode.sh printed {key}={}, which does not exist",
+            path.display()
+        );
+        path
+    };
     Installed {
-        bin,
-        npm_cache: prefix.join("npm-cache"),
+        bin: named("opencode"),
+        plugin_deps: named("plugin-deps"),
     }
 }
 
@@ -310,7 +331,7 @@ fn write(dir: &Path, relative: &str, content: &str) {
 /// The demo repository: a TypeScript project whose `npm run typecheck` fails with TS2345 until
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors", OpenCode's configuration for the scripted model, and the ocmem plugin.
-fn make_demo_repo(layout: &Layout, base_url: &str) {
+fn make_demo_repo(layout: &Layout, base_url: &str, deadline: Instant) {
     let demo = &layout.demo;
     write(
         demo,
@@ -386,7 +407,7 @@ export function main(): void {
             name,
             &layout.logs,
             SHORT_TIMEOUT,
-            Instant::now() + SHORT_TIMEOUT,
+            deadline,
         )
         .assert_success(name);
     };
@@ -442,10 +463,11 @@ export function main(): void {
 }
 
 /// `opencode <args>` in the demo repository, isolated: HOME, the XDG directories and TMPDIR in
-/// the temporary directory, no inherited OpenCode or ocmem settings, ocmem's binary and data
-/// directory named, and OpenCode's update checks, sharing, model catalogue and downloads turned
-/// off. Its log goes to stderr (`--print-logs`): OpenCode's log file loses its tail at exit.
-fn opencode(layout: &Layout, installed: &Installed, args: &[&str]) -> Command {
+/// the temporary directory, no inherited OpenCode, ocmem or npm settings, ocmem's binary and data
+/// directory named, OpenCode's update checks, sharing, model catalogue and downloads turned off,
+/// and npm's registry replaced by `registry` (the tripwire) with no retries. Its log goes to
+/// stderr (`--print-logs`): OpenCode's log file loses its tail at exit.
+fn opencode(layout: &Layout, installed: &Installed, registry: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(&installed.bin);
     // OpenCode takes its directory from PWD when set, as a shell would have it.
     cmd.args(args)
@@ -454,7 +476,11 @@ fn opencode(layout: &Layout, installed: &Installed, args: &[&str]) -> Command {
         .env("PWD", &layout.demo);
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
-        if name.starts_with("OPENCODE") || name.starts_with("OCMEM_") {
+        let upper = name.to_uppercase();
+        if upper.starts_with("OPENCODE")
+            || upper.starts_with("OCMEM_")
+            || upper.starts_with("NPM_CONFIG_")
+        {
             cmd.env_remove(name.as_ref());
         }
     }
@@ -473,10 +499,12 @@ fn opencode(layout: &Layout, installed: &Installed, args: &[&str]) -> Command {
         .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
         .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
         .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
+        // OpenCode's installer reads npm's settings from the environment: any download it
+        // still attempts goes to the tripwire and fails at once.
+        .env("NPM_CONFIG_REGISTRY", registry)
+        .env("NPM_CONFIG_FETCH_RETRIES", "0")
         // npm (run by the bash tool) would check for a newer npm and say so in the output.
         .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
-        .env("NPM_CONFIG_CACHE", &installed.npm_cache)
-        .env("NPM_CONFIG_PREFER_OFFLINE", "true")
         .env("NO_COLOR", "1");
     cmd
 }
@@ -591,6 +619,29 @@ fn opencode_log_lines(layout: &Layout) -> Vec<(PathBuf, String)> {
     lines
 }
 
+/// Fails if OpenCode installed or tried to install anything: a request reached the registry
+/// tripwire, its log reports a dependency install, or a seeded config directory changed.
+fn assert_nothing_installed(layout: &Layout, registry: &Tripwire, seeded: &[Seeded]) {
+    let requests = registry.requests();
+    assert!(
+        requests.is_empty(),
+        "OpenCode asked the npm registry for: {requests:#?}"
+    );
+    let installs: Vec<String> = opencode_log_lines(layout)
+        .into_iter()
+        .filter(|(_, line)| line.contains("dependency install"))
+        .map(|(file, line)| format!("{}: {line}", file.display()))
+        .collect();
+    assert!(
+        installs.is_empty(),
+        "OpenCode installed dependencies:\n{}",
+        installs.join("\n")
+    );
+    for dir in seeded {
+        dir.assert_untouched();
+    }
+}
+
 /// A log line that reports a problem with the plugin: any error, and any warning about ocmem
 /// or a plugin. (The plugin logs through OpenCode, only warnings and errors, and OpenCode's log
 /// line does not keep the plugin's service name.)
@@ -627,9 +678,18 @@ fn ocmem_gives_opencode_a_working_memory() {
     };
 
     let installed = install_opencode(&layout, deadline);
-    make_demo_repo(&layout, &server.base_url);
+    make_demo_repo(&layout, &server.base_url, deadline);
+    // What OpenCode would install at startup, in place before it starts; downloads go nowhere.
+    let seeded: Vec<Seeded> = layout
+        .opencode_config_dirs()
+        .iter()
+        .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
+        .collect();
+    let registry = Tripwire::start();
+    let opencode = |args: &[&str]| opencode(&layout, &installed, &registry.url, args);
+
     let version = run(
-        &mut opencode(&layout, &installed, &["--version"]),
+        &mut opencode(&["--version"]),
         "opencode-version",
         &layout.logs,
         SHORT_TIMEOUT,
@@ -641,17 +701,14 @@ fn ocmem_gives_opencode_a_working_memory() {
     // Session 1: the user asks for a fix and states a rule; the model works through the
     // scripted tool calls, answers, and the session is compacted.
     let first = run(
-        &mut opencode(
-            &layout,
-            &installed,
-            &["run", "--format", "json", FIRST_PROMPT],
-        ),
+        &mut opencode(&["run", "--format", "json", FIRST_PROMPT]),
         "opencode-run-1",
         &layout.logs,
         RUN_TIMEOUT,
         deadline,
     );
     first.assert_success("opencode run (first session)");
+    assert_nothing_installed(&layout, &registry, &seeded);
     let first_session = session_id(&first.stdout);
     let exchanges = server.exchanges();
 
@@ -790,11 +847,7 @@ fn ocmem_gives_opencode_a_working_memory() {
 
     // Session 2, same directory: its first request's system prompt carries workspace memory.
     let second = run(
-        &mut opencode(
-            &layout,
-            &installed,
-            &["run", "--format", "json", SECOND_PROMPT],
-        ),
+        &mut opencode(&["run", "--format", "json", SECOND_PROMPT]),
         "opencode-run-2",
         &layout.logs,
         RUN_TIMEOUT,
@@ -823,7 +876,7 @@ fn ocmem_gives_opencode_a_working_memory() {
 
     // Deleting the first session removes its store, and only its store.
     run(
-        &mut opencode(&layout, &installed, &["session", "delete", &first_session]),
+        &mut opencode(&["session", "delete", &first_session]),
         "opencode-session-delete",
         &layout.logs,
         SHORT_TIMEOUT,
@@ -864,6 +917,8 @@ fn ocmem_gives_opencode_a_working_memory() {
         "OpenCode's log reports problems:\n{}",
         problems.join("\n")
     );
+
+    assert_nothing_installed(&layout, &registry, &seeded);
 
     let elapsed = started.elapsed();
     eprintln!("ocmem e2e: passed in {elapsed:.1?}");
