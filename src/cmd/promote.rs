@@ -13,6 +13,7 @@ use crate::domain::candidates::{gate, parse_candidates, Candidate};
 use crate::domain::memory::{
     merge, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
 };
+use crate::domain::secrets::scrub;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
 use crate::store::Updated;
@@ -42,9 +43,11 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
     let session_id = required_str(&event, "sessionID")?;
-    let summary = optional_str(&event, "summary")?.unwrap_or_default();
+    // Scrubbed before anything reads it: candidates are cut to length (where a cut key would
+    // no longer be recognised), stored, and echoed by --json.
+    let summary = scrub(optional_str(&event, "summary")?.unwrap_or_default());
 
-    let (candidates, unreadable) = parse_candidates(summary);
+    let (candidates, unreadable) = parse_candidates(&summary);
     let mut rejected: Vec<Rejected> = unreadable
         .iter()
         .map(|u| Rejected {

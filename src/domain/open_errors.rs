@@ -89,6 +89,8 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     if lines.is_empty() {
         return changes;
     }
+    // Each line too, before the summary cuts one to length where a cut key is not recognised.
+    let lines: Vec<String> = lines.iter().map(|line| scrub(line).into_owned()).collect();
     let summary = scrub(&summarize(&lines)).into_owned();
     let print = fingerprint(category, &summary);
     let id = format!("err_{print}");

@@ -18,10 +18,15 @@
 //!
 //! For the generic `name = value` rules and the password labels a value counts as a secret
 //! only if it has at least 8 characters that mix letters and digits or include a symbol, and
-//! is not a placeholder (`********`, `<token>`, `${DB_PASSWORD}`, `your_key`, `changeme`, …),
-//! code (`get_token()`, `settings.SECRET`, `Option<String>`), a path or a URL. So a number
-//! (`TOKEN_LIMIT=4096`, also `password=12345678`) or a single word (`password: changeme`,
-//! `token: TokenKind`) is left alone; digits alone are a secret only after a PIN label.
+//! is not a placeholder (`********`, `<token>`, `${DB_PASSWORD}`, `$(cmd)`, `%VAR%`,
+//! `{{ secrets.X }}`, `your_key`, `changeme`, …), code (`get_token()`, `settings.SECRET`,
+//! `Option<String>`), a path or a URL. So a number (`TOKEN_LIMIT=4096`, also
+//! `password=12345678`) or a single word (`password: changeme`, `token: TokenKind`) is left
+//! alone; digits alone are a secret only after a PIN label. Looking like a placeholder or like
+//! code takes more than the first character or a dot: what follows `$`, `%` or `{`, and each
+//! part of a dotted value, must read as a name, and `<…>` or `(…)` must hold words, so
+//! `$ecretP4ss`, `<Xk29vLq8ZrTm>` and `P4ss.w0rd2024` are secrets. A value runs on through `&`
+//! unless a query parameter (`&name=`) follows.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -44,6 +49,10 @@ enum Triggers {
     /// Compared byte for byte; the pattern is matched against the text as it is. For vendor
     /// prefixes such as `ghp_`.
     Exact(&'static [&'static str]),
+    /// Like `Exact`, but only where the literal starts a word (at the start of the text or after
+    /// a byte that is not an ASCII letter, digit or `_`), as the pattern's `\b` requires: for
+    /// prefixes short enough to occur inside words, such as `s.` (`tests.`) or `SK` (`TASK`).
+    Word(&'static [&'static str]),
     /// Compared ignoring ASCII case; the pattern is matched against the text with its ASCII
     /// letters lowercased (same byte offsets). Triggers and pattern are written in lowercase:
     /// `(?i)` would make the regex several times slower to compile.
@@ -138,8 +147,15 @@ const RULES: &[Rule] = &[
     },
     Rule {
         kind: "slack",
-        triggers: Triggers::Exact(&["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"]),
-        pattern: r"\bxox[bpars]-[A-Za-z0-9-]{10,}",
+        triggers: Triggers::Exact(&["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe"]),
+        pattern: r"\b(?:xox[bpars]-|xoxe\.xox[bp]-|xoxe-)[A-Za-z0-9-]{10,}",
+        accepts: anything,
+    },
+    // App-level tokens: `xapp-<digit>-<app id>-<digits>-<hex>`.
+    Rule {
+        kind: "slack",
+        triggers: Triggers::Exact(&["xapp-"]),
+        pattern: r"\bxapp-[0-9]+-[A-Z0-9]+-[0-9]+-[A-Za-z0-9]{20,}",
         accepts: anything,
     },
     // The path is the credential; the host stays to say what it was.
@@ -172,6 +188,162 @@ const RULES: &[Rule] = &[
         triggers: Triggers::Exact(&["hf_"]),
         pattern: r"\bhf_[A-Za-z0-9]{30,}",
         accepts: is_random_key,
+    },
+    Rule {
+        kind: "sendgrid",
+        triggers: Triggers::Exact(&["SG."]),
+        pattern: r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "digitalocean",
+        triggers: Triggers::Exact(&["dop_v1_", "doo_v1_", "dor_v1_"]),
+        pattern: r"\bdo[opr]_v1_[0-9a-f]{64}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "shopify",
+        triggers: Triggers::Exact(&["shpat_", "shpca_", "shppa_", "shpss_"]),
+        pattern: r"\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}",
+        accepts: anything,
+    },
+    // A macaroon: its base64 starts with `AgE` (version 2, location follows).
+    Rule {
+        kind: "pypi",
+        triggers: Triggers::Exact(&["pypi-AgE"]),
+        pattern: r"\bpypi-AgE[A-Za-z0-9_-]{50,}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "docker",
+        triggers: Triggers::Exact(&["dckr_pat_", "dckr_oat_"]),
+        pattern: r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}",
+        accepts: anything,
+    },
+    // `<bot id>:<35 characters starting with A>`, also inside `api.telegram.org/bot<token>/`.
+    Rule {
+        kind: "telegram",
+        triggers: Triggers::Exact(&[":A"]),
+        pattern: r"(?:\b|bot)(?<secret>[0-9]{5,16}:A[A-Za-z0-9_-]{34})(?:[^A-Za-z0-9_\x80-\xff-]|[\xc0-\xff][\x80-\xbf]+|\z)",
+        accepts: is_telegram_token,
+    },
+    // `<the bot's numeric id in base64>.<6>.<27 or more>`; the id is checked by decoding it.
+    Rule {
+        kind: "discord",
+        triggers: Triggers::Word(&["MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"]),
+        pattern: r"\b[MNO][A-Za-z0-9]{22,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
+        accepts: is_discord_bot_token,
+    },
+    // The path (webhook id and token) is the credential; the host stays.
+    Rule {
+        kind: "discord",
+        triggers: Triggers::Exact(&["discord.com/api/", "discordapp.com/api/"]),
+        pattern: r"\bdiscord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/(?<secret>[0-9]{5,}/[A-Za-z0-9_-]{20,})",
+        accepts: anything,
+    },
+    Rule {
+        kind: "mailgun",
+        triggers: Triggers::Word(&["key-"]),
+        pattern: r"\bkey-[0-9a-f]{32}\b",
+        accepts: anything,
+    },
+    // Newer keys (`<32 hex>-<8 hex>-<8 hex>`) have no prefix: only next to a mailgun name.
+    Rule {
+        kind: "mailgun",
+        triggers: Triggers::Name(&["mailgun"]),
+        pattern: r#"mailgun[a-z0-9_.-]*["']?[ \t]*(?::|=)[ \t]*["']?(?<secret>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})\b"#,
+        accepts: anything,
+    },
+    Rule {
+        kind: "square",
+        triggers: Triggers::Exact(&["EAAA", "sq0atp-", "sq0csp-"]),
+        pattern: r"\b(?:EAAA[A-Za-z0-9_-]{60,}|sq0atp-[A-Za-z0-9_-]{22,}|sq0csp-[A-Za-z0-9_-]{43,})",
+        accepts: anything,
+    },
+    Rule {
+        kind: "vault",
+        triggers: Triggers::Exact(&["hvs.", "hvb.", "hvr."]),
+        pattern: r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
+        accepts: anything,
+    },
+    // Tokens from before Vault 1.10: `s.` and 24 base62 characters.
+    Rule {
+        kind: "vault",
+        triggers: Triggers::Word(&["s."]),
+        pattern: r"\bs\.[A-Za-z0-9]{24}\b",
+        accepts: is_random_key,
+    },
+    // Bech32 (upper case): digits but 1, letters but B, I and O.
+    Rule {
+        kind: "age",
+        triggers: Triggers::Exact(&["AGE-SECRET-KEY-1"]),
+        pattern: r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "linear",
+        triggers: Triggers::Exact(&["lin_api_"]),
+        pattern: r"\blin_api_[A-Za-z0-9]{40}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "newrelic",
+        triggers: Triggers::Exact(&["NRAK-", "NRAA-", "NRRA-", "NRII-", "NRJS-"]),
+        pattern: r"\bNR(?:AK|AA|RA|II|JS)-[A-Za-z0-9_-]{19,}",
+        accepts: anything,
+    },
+    Rule {
+        kind: "postman",
+        triggers: Triggers::Exact(&["PMAK-"]),
+        pattern: r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}",
+        accepts: anything,
+    },
+    // Cloud tokens (base64 of a JSON), service-account tokens, and the older API keys: base64
+    // of `{"k":"…`, which `jwt` would otherwise look at.
+    Rule {
+        kind: "grafana",
+        triggers: Triggers::Exact(&["glc_", "glsa_", "eyJrIjoi"]),
+        pattern: r"\b(?:glc_[A-Za-z0-9+/]{32,}={0,3}|glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}|eyJrIjoi[A-Za-z0-9+/]{40,}={0,3})",
+        accepts: anything,
+    },
+    Rule {
+        kind: "atlassian",
+        triggers: Triggers::Exact(&["ATATT3"]),
+        pattern: r"\bATATT3[A-Za-z0-9_=-]{100,}",
+        accepts: anything,
+    },
+    // API key SIDs; an account SID (`AC…`) is an identifier, but its auth token follows it.
+    Rule {
+        kind: "twilio",
+        triggers: Triggers::Word(&["SK"]),
+        pattern: r"\bSK[0-9a-fA-F]{32}\b",
+        accepts: anything,
+    },
+    Rule {
+        kind: "twilio",
+        triggers: Triggers::Word(&["AC"]),
+        pattern: r#"\bAC[0-9a-fA-F]{32}["']?[ \t]*[,:][ \t]*["']?(?<secret>[0-9a-fA-F]{32})\b"#,
+        accepts: anything,
+    },
+    Rule {
+        kind: "sentry",
+        triggers: Triggers::Exact(&["sntryu_", "sntrys_"]),
+        pattern: r"\b(?:sntryu_[0-9a-f]{64}|sntrys_[A-Za-z0-9+/=_]{60,})",
+        accepts: anything,
+    },
+    // A DSN with the legacy secret: `https://<public key>:<secret>@….sentry….`
+    Rule {
+        kind: "sentry",
+        triggers: Triggers::Exact(&["sentry"]),
+        pattern: r"\bhttps?://[0-9a-f]{32}:(?<secret>[0-9a-f]{32})@[A-Za-z0-9.-]*sentry",
+        accepts: anything,
+    },
+    // Storage account and service bus connection strings.
+    Rule {
+        kind: "azure",
+        triggers: Triggers::Name(&["accountkey", "sharedaccesskey"]),
+        pattern: r"(?:account|sharedaccess)key[ \t]*=[ \t]*(?<secret>[a-z0-9+/]{20,}={0,2})",
+        accepts: anything,
     },
     Rule {
         kind: "jwt",
@@ -389,7 +561,9 @@ fn find_redactions(text: &str) -> Vec<Redaction> {
             };
             let whole = captures.get(0).expect("group 0 is the whole match");
             let secret = captures.name("secret");
-            let range = secret.map_or(whole.range(), |value| value_range(text, value.range()));
+            let range = secret.map_or(whole.range(), |value| {
+                value_range(text, through_ampersands(text, value.range()))
+            });
             match text.get(range.clone()) {
                 Some(value)
                     if !value.is_empty()
@@ -432,6 +606,29 @@ fn next_char_boundary(text: &str, index: usize) -> usize {
         .unwrap_or(text.len() + 1)
 }
 
+/// `range` of `text` extended over each `&…` that follows it and is not the next parameter of
+/// a query string (`name=…`): `Tr0ub4dor&3` is one value, `abc&state=1` is `abc` and more.
+/// Patterns cannot tell the two apart without looking ahead, so they stop at `&`.
+fn through_ampersands(text: &str, range: Range<usize>) -> Range<usize> {
+    const ENDS: &[u8] = b"\"'`,;&)]}";
+    let bytes = text.as_bytes();
+    let mut range = range;
+    if range.is_empty() || matches!(bytes[range.end - 1], b'"' | b'\'') {
+        return range;
+    }
+    while bytes.get(range.end) == Some(&b'&') {
+        let rest = &text[range.end + 1..];
+        let part = &rest[..rest
+            .find(|c: char| c.is_ascii_whitespace() || (c.is_ascii() && ENDS.contains(&(c as u8))))
+            .unwrap_or(rest.len())];
+        if part.is_empty() || part.contains('=') || part.contains(REDACTED_PREFIX) {
+            break;
+        }
+        range.end += 1 + part.len();
+    }
+    range
+}
+
 /// The value a `secret` group captured in `range` of `text`: without a leading or trailing
 /// quote (quotes around a value stay) and ending before any whitespace or full-width
 /// punctuation, which patterns cannot exclude (see `RULES`).
@@ -461,6 +658,9 @@ impl Triggers {
     fn occur_in(&self, text: &str, lowercase_text: &str) -> bool {
         match self {
             Triggers::Exact(literals) => literals.iter().any(|literal| text.contains(literal)),
+            Triggers::Word(literals) => literals
+                .iter()
+                .any(|literal| occurs_at_word_start(text, literal)),
             Triggers::AnyCase(words) => words.iter().any(|word| lowercase_text.contains(word)),
             Triggers::Name(words) => words
                 .iter()
@@ -471,10 +671,18 @@ impl Triggers {
     /// What the rule's pattern is matched against.
     fn haystack<'t>(&self, text: &'t str, lowercase_text: &'t str) -> &'t str {
         match self {
-            Triggers::Exact(_) => text,
+            Triggers::Exact(_) | Triggers::Word(_) => text,
             Triggers::AnyCase(_) | Triggers::Name(_) => lowercase_text,
         }
     }
+}
+
+/// Whether `literal` occurs at the start of the text or after a byte that is not an ASCII
+/// letter, digit or `_`.
+fn occurs_at_word_start(text: &str, literal: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(literal)
+        .any(|(at, _)| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'))
 }
 
 /// Whether `word` occurs followed, after more name characters, an optional quote and spaces or
@@ -528,6 +736,38 @@ fn is_random_key(key: &str) -> bool {
         && key.bytes().any(|b| b.is_ascii_digit())
 }
 
+/// The part after the bot id mixes cases and digits, as random keys do (`clm12345:Agency…`
+/// is an XML type name).
+fn is_telegram_token(token: &str) -> bool {
+    token
+        .split_once(':')
+        .is_some_and(|(_, key)| is_random_key(key))
+}
+
+/// Whether the first part of `token` is the base64 of 17 to 20 decimal digits, as a bot's
+/// user id is.
+fn is_discord_bot_token(token: &str) -> bool {
+    let id = token.split('.').next().unwrap_or_default();
+    let mut decoded = Vec::with_capacity(id.len());
+    let (mut bits, mut count) = (0u32, 0);
+    for b in id.bytes() {
+        let value = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            _ => return false,
+        };
+        bits = (bits << 6) | u32::from(value);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            decoded.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    (17..=20).contains(&decoded.len()) && decoded.iter().all(u8::is_ascii_digit)
+}
+
 /// Whether the value given to a secret-like name is a credential rather than a word, a
 /// number, a placeholder, code, a path or a URL.
 fn looks_like_secret(value: &str) -> bool {
@@ -553,11 +793,20 @@ fn mixes_character_classes(value: &str) -> bool {
     (letters && digits) || symbols
 }
 
-/// Masks (`********`, `xxxx-xxxx`), stand-ins (`<token>`, `{token}`, `{{ token }}`,
-/// `[REDACTED:…]`, `your_api_key`, `changeme`, `null`) and references to the environment or
-/// to a template (`$SECRET`, `${DB_PASSWORD}`, `%API_KEY%`, `%(password)s`).
+/// Masks (`********`, `xxxx-xxxx`), stand-ins (`<token>`, `(none)`, `[REDACTED:…]`,
+/// `your_api_key`, `changeme`, `null`) and references to the environment or to a template
+/// (see `is_reference`).
 fn is_placeholder(value: &str) -> bool {
     const MASK_CHARS: &[char] = &['*', '•', '●', 'x', 'X', '.', '-', '_', '#', '?'];
+    let first = value.chars().next();
+    value.chars().all(|c| Some(c) == first)
+        || value.chars().all(|c| MASK_CHARS.contains(&c))
+        || value.starts_with('[')
+        || is_stand_in(value)
+        || is_reference(value)
+}
+
+fn is_stand_in(value: &str) -> bool {
     const STAND_IN_WORDS: &[&str] = &[
         "null",
         "none",
@@ -575,13 +824,152 @@ fn is_placeholder(value: &str) -> bool {
     ];
     const STAND_IN_PARTS: &[&str] = &["changeme", "example", "placeholder", "redacted", "xxxx"];
     let lowercase = value.to_ascii_lowercase();
-    let first = value.chars().next();
-    value.chars().all(|c| Some(c) == first)
-        || value.chars().all(|c| MASK_CHARS.contains(&c))
-        || value.starts_with(['$', '%', '<', '{', '[', '('])
-        || STAND_IN_WORDS.contains(&lowercase.as_str())
+    STAND_IN_WORDS.contains(&lowercase.as_str())
         || lowercase.starts_with("your")
         || STAND_IN_PARTS.iter().any(|part| lowercase.contains(part))
+}
+
+/// A reference to the environment or a template, or words standing in for a value:
+/// - values made of environment references (`$NAME`, `${NAME}`, `${{ expr }}`, `$(command)`,
+///   `%NAME%`, `%(name)s`) and of nothing secret around them (`$HOME/.token`, a default as in
+///   `${DB_PASSWORD:-changeme}`);
+/// - templates: `{name}`, `{{ expr }}`, `{name!r}`, `{config[…]}`;
+/// - words in brackets: `<your-token>`, `(not set)`.
+///
+/// A closing bracket may be missing, as values end before `}` and `)`. A value that only
+/// starts like one is a value: what follows `$`, `%` or `{` must read as a name (see
+/// `is_name`), so `$ecretP4ss` and `{Xk29vLq8Zr}` are not references, a default or what
+/// surrounds a reference must not look like a secret (`${DB_PASSWORD:-Hunter2024!}`), and
+/// `<…>` or `(…)` must hold words: `<Xk29vLq8ZrTm>` is no stand-in.
+fn is_reference(value: &str) -> bool {
+    if value.starts_with('{') {
+        let inner = value.trim_start_matches(['{', ' ']);
+        let name_end = inner.find(|c| !is_name_char(c)).unwrap_or(inner.len());
+        let (name, rest) = inner.split_at(name_end);
+        let rest = rest.trim_start_matches(' ');
+        return is_name(name)
+            && (rest.is_empty() || rest.starts_with(['}', '[', '(', '!', '|', ':']));
+    }
+    if let Some(rest) = value.strip_prefix(['<', '(']) {
+        let inner = rest.trim_end_matches(['>', ')']);
+        let is_words = inner
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || matches!(c, '-' | '_' | '.' | ' '));
+        return !inner.is_empty() && (is_words || is_stand_in(inner));
+    }
+    around_references(value)
+        .is_some_and(|pieces| pieces.iter().all(|piece| !looks_like_secret(piece)))
+}
+
+/// The parts of `value` around its environment references, and their defaults; `None` when
+/// it holds no reference.
+fn around_references(value: &str) -> Option<Vec<&str>> {
+    let mut pieces = Vec::new();
+    let mut found = false;
+    let (mut piece_start, mut at) = (0, 0);
+    while let Some(offset) = value[at..].find(['$', '%']) {
+        at += offset;
+        match reference_at(value, at) {
+            Some((end, default)) => {
+                pieces.push(&value[piece_start..at]);
+                pieces.extend(default);
+                found = true;
+                (piece_start, at) = (end, end);
+            }
+            None => at += 1,
+        }
+    }
+    pieces.push(&value[piece_start..]);
+    found.then(|| {
+        pieces
+            .into_iter()
+            .filter(|piece| !piece.is_empty())
+            .collect()
+    })
+}
+
+/// The end of the environment reference at `at` of `value`, and its default if it has one.
+fn reference_at(value: &str, at: usize) -> Option<(usize, Option<&str>)> {
+    let rest = &value[at..];
+    let shell_name_len = |text: &str| {
+        text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(text.len())
+    };
+    if let Some(command) = rest.strip_prefix("$(") {
+        let end = command
+            .find(')')
+            .map_or(value.len(), |close| at + 3 + close);
+        return Some((end, None));
+    }
+    if let Some(braced) = rest.strip_prefix("${") {
+        // `${NAME}`, `${{ expr }}`, `${NAME:-default}`.
+        let close = braced.find('}').unwrap_or(braced.len());
+        let mut end = at + 2 + close;
+        for _ in 0..2 {
+            end += usize::from(value[end..].starts_with('}'));
+        }
+        let inner = braced[..close].trim_matches(['{', ' ']);
+        let name_end = inner.find(|c| !is_name_char(c)).unwrap_or(inner.len());
+        let (name, operation) = inner.split_at(name_end);
+        if !is_name(name) {
+            return None;
+        }
+        if operation.is_empty() {
+            return Some((end, None));
+        }
+        let default = operation.strip_prefix(':').unwrap_or(operation);
+        let default = default.strip_prefix(['-', '=', '?', '+'])?;
+        return Some((end, Some(default)));
+    }
+    if let Some(parenthesised) = rest.strip_prefix("%(") {
+        // `%(name)s`
+        let name = &parenthesised[..shell_name_len(parenthesised)];
+        let after = &parenthesised[name.len()..];
+        if name.is_empty() || !is_name(name) || !(after.is_empty() || after.starts_with(')')) {
+            return None;
+        }
+        let conversion = after.strip_prefix(')').map_or(0, |c| {
+            1 + usize::from(c.starts_with(|c: char| c.is_ascii_alphabetic()))
+        });
+        return Some((at + 2 + name.len() + conversion, None));
+    }
+    let sigil = rest.as_bytes()[0];
+    let name = &rest[1..1 + shell_name_len(&rest[1..])];
+    let named = !name.is_empty() && is_name(name);
+    match sigil {
+        // `$NAME`, `$1`
+        b'$' if named => Some((at + 1 + name.len(), None)),
+        // `%NAME%`
+        b'%' if named && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => {
+            let closed = usize::from(rest[1 + name.len()..].starts_with('%'));
+            Some((at + 1 + name.len() + closed, None))
+        }
+        _ => None,
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.')
+}
+
+/// Names of variables, settings and template values: `DB_PASSWORD`, `secrets.GH_TOKEN`,
+/// `.Values.token`, `apiKey`, `db2`; empty when a template was cut off (`{{`). Each part
+/// between `.` and `_` is letters with at most two digits at its end, and does not mix upper
+/// case, lower case and digits: `ecretP4ss`, `Xk29vLq8Zr` and `abc123` read as values.
+fn is_name(text: &str) -> bool {
+    text.chars().all(is_name_char) && text.split(['.', '_']).all(is_word_like)
+}
+
+fn is_word_like(part: &str) -> bool {
+    let letters_end = part
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(part.len());
+    let digits = &part[letters_end..];
+    digits.len() <= 2
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !(!digits.is_empty()
+            && part.bytes().any(|b| b.is_ascii_uppercase())
+            && part.bytes().any(|b| b.is_ascii_lowercase()))
 }
 
 /// An identifier path (`settings.SECRET`, `std::env::var`), or an identifier followed by a
@@ -600,7 +988,8 @@ fn is_code(value: &str) -> bool {
         return false;
     }
     if rest.is_empty() {
-        path.contains('.')
+        // A dotted value whose parts read as names; `P4ss.w0rd` and `abc123.def456` do not.
+        path.contains('.') && is_name(&path)
     } else {
         rest.starts_with(['(', '[', '<'])
     }
@@ -660,6 +1049,25 @@ mod tests {
         "api-key",
         "pin",
         "username",
+        "sendgrid",
+        "digitalocean",
+        "shopify",
+        "pypi",
+        "docker",
+        "telegram",
+        "discord",
+        "mailgun",
+        "square",
+        "vault",
+        "age",
+        "linear",
+        "newrelic",
+        "postman",
+        "grafana",
+        "atlassian",
+        "twilio",
+        "sentry",
+        "azure",
     ];
 
     /// `len` characters that mix upper case, lower case and digits, like a generated key.
@@ -1247,9 +1655,158 @@ mod tests {
     #[test]
     fn a_secret_inside_a_rejected_value_is_still_found() {
         assert_scrubs(
-            "password=$DB_PASSWORD=Hunter2024!",
-            "password=$DB_PASSWORD=[REDACTED:password]",
+            "password=load_password(password=Hunter2024!)",
+            "password=load_password(password=[REDACTED:password])",
             &["password"],
+        );
+        // Not a reference: a reference is followed by nothing but a default.
+        assert_scrubs(
+            "password=$DB_PASSWORD=Hunter2024!",
+            "password=[REDACTED:password]",
+            &["password"],
+        );
+    }
+
+    #[test]
+    fn values_that_only_start_like_references_are_secrets() {
+        for (input, expected, kind) in [
+            (
+                "password=$ecretP4ss",
+                "password=[REDACTED:password]",
+                "password",
+            ),
+            (
+                "token=(abc123def456ghi)",
+                "token=[REDACTED:token])",
+                "token",
+            ),
+            (
+                "secret=<Xk29vLq8ZrTm>",
+                "secret=[REDACTED:secret]",
+                "secret",
+            ),
+            (
+                "secret: {Xk29vLq8Zr}",
+                "secret: [REDACTED:secret]}",
+                "secret",
+            ),
+            (
+                "password=%2Fq8Ry%3DzL0vTx9",
+                "password=[REDACTED:password]",
+                "password",
+            ),
+            (
+                "DB_PASSWORD=${DB_PASSWORD:-Hunter2024!}",
+                "DB_PASSWORD=[REDACTED:password]}",
+                "password",
+            ),
+            (
+                "password: P4ss.w0rd2024",
+                "password: [REDACTED:password]",
+                "password",
+            ),
+            (
+                "token=abc123.def456.ghi789",
+                "token=[REDACTED:token]",
+                "token",
+            ),
+            (
+                "api_key=Qx7.Lm2.Vb9Kp",
+                "api_key=[REDACTED:api-key]",
+                "api-key",
+            ),
+        ] {
+            assert_scrubs(input, expected, &[kind]);
+        }
+    }
+
+    #[test]
+    fn references_templates_and_stand_ins_stay() {
+        for text in [
+            "password=$DB_PASSWORD",
+            "token=$token",
+            "token=$1",
+            "password=${DB_PASSWORD:-changeme}",
+            "password=${DB_PASSWORD:?must be set}",
+            "token=$(cat ~/.config/token)",
+            "token=$(vault read -field=token secret/ci)",
+            "password=%DB_PASSWORD%",
+            "password='%(db_password)s'",
+            "token=<your-token>",
+            "api_key=<YOUR_API_KEY_HERE>",
+            "password=(not set)",
+            "token: \"{{ secrets.GH_TOKEN }}\"",
+            "token: ${{ secrets.GH_TOKEN }}",
+            "secret={{.Values.secret}}",
+            "secret={db_secret}",
+            "token = config.auth.token",
+            "password = self.db2.password",
+            "auth_url=auth.example.com",
+            "token_file=token.txt",
+            "TOKEN_PATH=$HOME/.config/ci/token",
+            "token=${PREFIX}${SUFFIX}",
+            "password=${DB_PASSWORD:-default}",
+            "print(f\"password={password!r}\")",
+            "secret={config['secret']}",
+            "token=%API_TOKEN%",
+        ] {
+            assert_untouched(text);
+        }
+    }
+
+    #[test]
+    fn a_value_runs_through_an_ampersand_unless_a_parameter_follows() {
+        assert_scrubs(
+            "password=Tr0ub4dor&3xyz next",
+            "password=[REDACTED:password] next",
+            &["password"],
+        );
+        assert_scrubs(
+            "GET /cb?access_token=Ab12Cd34Ef56&state=1&x=2",
+            "GET /cb?access_token=[REDACTED:token]&state=1&x=2",
+            &["token"],
+        );
+        assert_scrubs(
+            "PASSWORD=Ab12Cd34Ef56&& make deploy",
+            "PASSWORD=[REDACTED:password]&& make deploy",
+            &["password"],
+        );
+        assert_scrubs(
+            "secret=\"Ab12Cd34Ef56\"&x",
+            "secret=\"[REDACTED:secret]\"&x",
+            &["secret"],
+        );
+    }
+
+    #[test]
+    fn discord_bot_tokens_are_told_from_dotted_identifiers_by_their_id() {
+        let id = "MTE4NzY1NDMyMTA5ODc2NTQzMg"; // base64 of 1187654321098765432
+        let token = format!("{id}.GaBc3d.{}", fake_key(38));
+        assert!(is_discord_bot_token(&token));
+        assert_scrubs(
+            &format!("client.run('{token}')"),
+            "client.run('[REDACTED:discord]')",
+            &["discord"],
+        );
+        assert!(!is_discord_bot_token("MyVeryLongClassNameHereX.method.x"));
+        assert_untouched(&format!("MyVeryLongClassNameHereX.method.{}", fake_key(30)));
+        assert_untouched(&format!("NotAnIdButLooksLikeOne12.aBcDeF.{}", fake_key(30)));
+    }
+
+    #[test]
+    fn short_prefixes_trigger_only_at_the_start_of_a_word() {
+        assert!(occurs_at_word_start("s.AbC", "s."));
+        assert!(occurs_at_word_start("token=s.AbC", "s."));
+        assert!(!occurs_at_word_start("all tests. done", "s."));
+        assert!(!occurs_at_word_start("TASK", "SK"));
+        let before = rule_regex_uses();
+        assert_untouched("all tests passed. TASK-12 is done; see the docs.");
+        assert_eq!(rule_regex_uses(), before);
+        let legacy = format!("s.{}", fake_key(24));
+        assert_scrubs(
+            &format!("VAULT_TOKEN={legacy}"),
+            "VAULT_TOKEN=[REDACTED:vault]",
+            &["vault"],
         );
     }
 
@@ -1345,7 +1902,7 @@ mod tests {
             assert!(KINDS.contains(&rule.kind), "{}", rule.kind);
             rule_regex(index);
             let triggers = match rule.triggers {
-                Triggers::Exact(literals) => literals,
+                Triggers::Exact(literals) | Triggers::Word(literals) => literals,
                 Triggers::AnyCase(words) | Triggers::Name(words) => {
                     // Matched against lowercased text, so an upper-case letter never matches.
                     for written in words.iter().chain([&rule.pattern]) {
@@ -1482,6 +2039,40 @@ mod tests {
         "Pässwörd",
         "\u{3000}",
         "！",
+        "SG.",
+        "dop_v1_",
+        "shpat_",
+        "pypi-AgE",
+        "dckr_pat_",
+        ":A",
+        "bot",
+        "MT",
+        "Nz",
+        "discord.com/api/webhooks/",
+        "key-",
+        "mailgun_key=",
+        "EAAA",
+        "sq0csp-",
+        "hvs.",
+        "s.",
+        "AGE-SECRET-KEY-1",
+        "lin_api_",
+        "NRAK-",
+        "PMAK-",
+        "glc_",
+        "glsa_",
+        "eyJrIjoi",
+        "xapp-1-",
+        "ATATT3",
+        "SK",
+        "AC",
+        "sntryu_",
+        "sentry.io",
+        "AccountKey=",
+        "$(",
+        "%(",
+        "{{",
+        "0123456789abcdef0123456789abcdef",
     ];
 
     fn fragment_soup() -> impl Strategy<Value = String> {
@@ -1514,6 +2105,12 @@ mod tests {
         "[REDACTED:openai]",
         "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
         "id 123e4567-e89b-12d3-a456-426614174000",
+        "token=<your-token>",
+        "token=$(cat token.txt)",
+        "password=%DB_PASSWORD%",
+        "token: ${{ secrets.GH_TOKEN }}",
+        "secret = config.auth.secret",
+        "all tests. TASK done; key-value store",
         "错误：连接超时",
         "パスワードを忘れた",
         "cargo test failed",
@@ -1581,6 +2178,20 @@ mod tests {
             value("密码：#", "password"),
             value("パスワード：#", "password"),
             value("비밀번호: #", "password"),
+            (key_body(22), key_body(43)).prop_map(|(id, key)| {
+                let token = format!("SG.{id}.{key}");
+                (token.clone(), token, "sendgrid")
+            }),
+            whole("hvs.", 90, "vault"),
+            "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}".prop_map(|key| (key.clone(), key, "age")),
+            ("[1-9][0-9]{8}", key_body(33)).prop_map(|(id, key)| {
+                let token = format!("{id}:AA{key}");
+                (token.clone(), token, "telegram")
+            }),
+            value("password=$#", "password"),
+            value("token=(#)", "token"),
+            value("secret=<#>", "secret"),
+            value("password=#&#", "password"),
             "[0-9]{8,12}".prop_map(|pin| (format!("PIN：{pin}"), pin, "pin")),
             "[a-w]{5,8}[0-9]{2}".prop_map(|name| (format!("用户名：{name}"), name, "username")),
             key_body(64).prop_map(|body| (
