@@ -1,0 +1,78 @@
+//! The cheap test that decides whether a rule's regex is needed at all: literals searched
+//! for in the text before anything is compiled.
+
+/// The literals a text must contain before a rule's regex is compiled and run on it.
+pub(super) enum Triggers {
+    /// Compared byte for byte; the pattern is matched against the text as it is. For vendor
+    /// prefixes such as `ghp_`.
+    Exact(&'static [&'static str]),
+    /// Like `Exact`, but only where the literal starts a word (at the start of the text or after
+    /// a byte that is not an ASCII letter, digit or `_`), as the pattern's `\b` requires: for
+    /// prefixes short enough to occur inside words, such as `s.` (`tests.`) or `SK` (`TASK`).
+    Word(&'static [&'static str]),
+    /// Compared ignoring ASCII case; the pattern is matched against the text with its ASCII
+    /// letters lowercased (same byte offsets). Triggers and pattern are written in lowercase:
+    /// `(?i)` would make the regex several times slower to compile.
+    AnyCase(&'static [&'static str]),
+    /// Like `AnyCase`, for words used as a name or label: the word must be followed, after more
+    /// name characters, an optional quote and spaces, by `:`, `=` or `：`. Prose that merely
+    /// mentions a password or a token ("rotate the token weekly") then compiles nothing.
+    Name(&'static [&'static str]),
+}
+
+impl Triggers {
+    pub(super) fn occur_in(&self, text: &str, lowercase_text: &str) -> bool {
+        match self {
+            Triggers::Exact(literals) => literals.iter().any(|literal| text.contains(literal)),
+            Triggers::Word(literals) => literals
+                .iter()
+                .any(|literal| occurs_at_word_start(text, literal)),
+            Triggers::AnyCase(words) => words.iter().any(|word| lowercase_text.contains(word)),
+            Triggers::Name(words) => words
+                .iter()
+                .any(|word| occurs_as_name(lowercase_text, word)),
+        }
+    }
+
+    /// What the rule's pattern is matched against.
+    pub(super) fn haystack<'t>(&self, text: &'t str, lowercase_text: &'t str) -> &'t str {
+        match self {
+            Triggers::Exact(_) | Triggers::Word(_) => text,
+            Triggers::AnyCase(_) | Triggers::Name(_) => lowercase_text,
+        }
+    }
+}
+
+/// Whether `literal` occurs at the start of the text or after a byte that is not an ASCII
+/// letter, digit or `_`.
+pub(super) fn occurs_at_word_start(text: &str, literal: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(literal)
+        .any(|(at, _)| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_'))
+}
+
+/// Whether `word` occurs followed, after more name characters, an optional quote and spaces or
+/// tabs, by `:`, `=` or `：`.
+pub(super) fn occurs_as_name(lowercase_text: &str, word: &str) -> bool {
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    // The end of the last run of name characters looked at: an occurrence inside it would
+    // reach the same end, so each character is looked at once.
+    let mut looked_up_to = 0;
+    for (at, _) in lowercase_text.match_indices(word) {
+        let word_end = at + word.len();
+        if word_end <= looked_up_to {
+            continue;
+        }
+        let after_word = &lowercase_text[word_end..];
+        let after_name = after_word.trim_start_matches(is_name_char);
+        looked_up_to = lowercase_text.len() - after_name.len();
+        let after_quote = after_name.strip_prefix(['"', '\'']).unwrap_or(after_name);
+        if after_quote
+            .trim_start_matches([' ', '\t'])
+            .starts_with([':', '=', '：'])
+        {
+            return true;
+        }
+    }
+    false
+}
