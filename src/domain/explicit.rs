@@ -16,6 +16,7 @@
 use std::borrow::Cow;
 
 use super::memory_type::MemoryType;
+use super::render::strip_invisible;
 
 // ─── Private spans ───────────────────────────────────────────────────────────────────────────
 
@@ -374,11 +375,12 @@ pub struct ExplicitMemory {
     pub text: String,
 }
 
-/// The explicit memories of one user message, in order. `<private>…</private>` spans are
-/// removed first. Each trigger occurrence yields at most one memory; its text has no line
+/// The explicit memories of one user message, in order. Invisible characters and
+/// `<private>…</private>` spans are removed first. Each trigger occurrence yields at most one memory; its text has no line
 /// break and at least 8 chars, with whitespace runs folded to one space.
 pub fn capture(message: &str) -> Vec<ExplicitMemory> {
-    let text = strip_private(message);
+    let visible = strip_invisible(message);
+    let text = strip_private(&visible);
     // Every verb trigger is CJK: an ASCII message never needs the verb-last search.
     let may_have_verbs = !text.is_ascii() && verbs().any(|verb| text.contains(verb));
     let mut memories = Vec::new();
@@ -887,6 +889,16 @@ mod tests {
                 text: "use pnpm for all packages".into(),
             }]
         );
+    }
+
+    #[test]
+    fn invisible_characters_are_removed_before_capture() {
+        assert_eq!(
+            texts("remem\u{200B}ber this: use\u{E0020}\u{E0041} pnpm\u{202E} everywhere"),
+            ["use pnpm everywhere"]
+        );
+        // Seven visible chars do not make a memory, however many invisible ones pad them.
+        assert!(capture("remember this: use\u{200B}\u{200B} pnp").is_empty());
     }
 
     #[test]

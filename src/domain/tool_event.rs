@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::active_files;
 use super::open_errors::{self, BashRun, ErrorChanges};
-use super::paths::absolute;
+use super::paths::{absolute, storable};
 use super::session::{FileAction, SessionState};
 
 /// At most this many files are taken from one grep output.
@@ -150,7 +150,10 @@ fn touch(
     action: FileAction,
     now_ms: i64,
 ) {
-    let path = absolute(directory, path);
+    let Some(path) = storable(path) else {
+        return;
+    };
+    let path = absolute(directory, &path);
     active_files::touch(&mut state.active_files, &path, action, now_ms);
     if matches!(action, FileAction::Edit | FileAction::Write) {
         let marked = open_errors::mark_maybe_fixed(&mut state.open_errors, directory, &path);
@@ -160,7 +163,10 @@ fn touch(
 }
 
 fn forget(state: &mut SessionState, changes: &mut Changes, directory: &str, path: &str) {
-    let path = absolute(directory, path);
+    let Some(path) = storable(path) else {
+        return;
+    };
+    let path = absolute(directory, &path);
     if active_files::forget(&mut state.active_files, &path) {
         changes.files_removed.push(path);
     }
