@@ -45,14 +45,21 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         (Some(id), Some(state)) => state.has_captured(id),
         _ => false,
     };
-    let captured = match prompt {
-        Some(text) if !already_captured => explicit::capture(text),
-        _ => Vec::new(),
+    // `None` when this render reads no message (none given, or this one read before).
+    let read = match prompt {
+        Some(text) if !already_captured => Some(explicit::capture_counted(text)),
+        _ => None,
     };
+    let over_limit = read.as_ref().map(|r| r.dropped);
+    let captured = read.map(|r| r.memories).unwrap_or_default();
 
     let (workspace_block, session_block) = match before {
         // The common case: nothing to capture and the block already frozen; no lock, no write.
-        Some(state) if captured.is_empty() && state.frozen_workspace_block.is_some() => {
+        Some(state)
+            if captured.is_empty()
+                && state.frozen_workspace_block.is_some()
+                && over_limit.map_or(true, |n| n == state.memories_over_limit) =>
+        {
             let block = state.frozen_workspace_block.clone().unwrap_or_default();
             (block, hot_state(&state, &workspace.root))
         }
@@ -69,20 +76,27 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
                 }
             };
             let pending = store_captured(ctx, &store, &workspace, &captured)?;
+            let message = MessageRead {
+                id: message_id,
+                pending,
+                over_limit,
+            };
             update_session(
                 ctx,
                 &workspace.root,
                 &session_path,
                 session_id,
-                message_id,
                 fresh_block,
-                pending,
+                message,
             )?
         }
     };
 
     if json {
-        let line = json!({"workspace": workspace_block, "session": session_block});
+        let mut line = json!({"workspace": workspace_block, "session": session_block});
+        if let Some(count) = over_limit.filter(|&n| n > 0) {
+            line["memoriesOverLimit"] = json!(count);
+        }
         return Ok(format!("{line}\n"));
     }
     let blocks: Vec<&str> = [workspace_block.as_str(), session_block.as_str()]
@@ -148,16 +162,24 @@ fn store_captured(
         .collect())
 }
 
+/// What this render took from the user's message, for the session.
+struct MessageRead<'a> {
+    id: Option<&'a str>,
+    /// The new workspace entries, each with whether it is a decision.
+    pending: Vec<(Value, bool)>,
+    /// How many memories the message held beyond the limit; `None` when no message was read.
+    over_limit: Option<usize>,
+}
+
 /// Freezes the workspace block (unless this session already has one), lists the new pending
-/// memories, and returns both blocks.
+/// memories, notes how many the message held beyond the limit, and returns both blocks.
 fn update_session(
     ctx: &Context,
     root: &str,
     session_path: &Path,
     session_id: &str,
-    message_id: Option<&str>,
     fresh_block: String,
-    pending: Vec<(Value, bool)>,
+    message: MessageRead,
 ) -> Result<(String, String)> {
     let updated = ctx.store().update(
         session_path,
@@ -167,12 +189,15 @@ fn update_session(
             if state.frozen_workspace_block.is_none() {
                 state.frozen_workspace_block = Some(fresh_block.clone());
             }
-            let captured_any = !pending.is_empty();
-            for (entry, is_decision) in pending {
+            let captured_any = !message.pending.is_empty();
+            for (entry, is_decision) in message.pending {
                 state.add_pending(entry, is_decision);
             }
-            if let (Some(id), true) = (message_id, captured_any) {
+            if let (Some(id), true) = (message.id, captured_any) {
                 state.remember_captured(id);
+            }
+            if let Some(count) = message.over_limit {
+                state.memories_over_limit = count;
             }
             if *state != before {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);

@@ -1,6 +1,7 @@
 //! Rendering blocks for the system prompt: whole lines only, within a character budget,
 //! with no clock in them, so the same store always renders the same bytes.
 
+use super::explicit::MAX_MEMORIES_PER_MESSAGE;
 use super::session::{ErrorStatus, SessionState};
 use super::{active_files, open_errors, paths, secrets};
 
@@ -184,6 +185,9 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
     // Priority when the budget is tight: what the user asked to remember, then open errors,
     // then decisions, then the file list.
     let mut lines: Vec<(usize, String)> = Vec::new();
+    if state.memories_over_limit > 0 {
+        lines.push((PENDING, over_limit_line(state.memories_over_limit)));
+    }
     for memory in state.pending_memories.iter().flatten() {
         if let Some(text) = memory["text"].as_str() {
             let kind = memory["type"].as_str().unwrap_or("feedback");
@@ -230,6 +234,14 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
         ));
     }
     layout(HOT_STATE_HEADER, &labels, &lines, HOT_STATE_BUDGET)
+}
+
+/// The pending-memory line saying that the latest message asked for more than is taken.
+pub fn over_limit_line(count: usize) -> String {
+    format!(
+        "- [not saved] {count} more in the latest message (at most {MAX_MEMORIES_PER_MESSAGE} \
+         are taken from one): ask the user to repeat them in later messages"
+    )
 }
 
 /// `- text[ Why: rationale][ [Nd old, verify]]`, neutralised.
