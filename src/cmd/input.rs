@@ -45,6 +45,33 @@ pub fn required_str<'a>(event: &'a Value, path: &str) -> Result<&'a str> {
     }
 }
 
+/// The longest session, call or message id accepted, in bytes. Real ids are far shorter
+/// (OpenCode's are 30 chars, a UUID is 36); ids are stored and hashed into file names, so a
+/// longer one is bad input rather than something to store 64 times over.
+pub const MAX_ID_BYTES: usize = 256;
+
+/// A required id (see `MAX_ID_BYTES`) at a dotted `path`.
+pub fn required_id<'a>(event: &'a Value, path: &str) -> Result<&'a str> {
+    checked_id(path, required_str(event, path)?)
+}
+
+/// An optional id (see `MAX_ID_BYTES`): absent or null is `None`.
+pub fn optional_id<'a>(event: &'a Value, path: &str) -> Result<Option<&'a str>> {
+    optional_str(event, path)?
+        .map(|id| checked_id(path, id))
+        .transpose()
+}
+
+fn checked_id<'a>(path: &str, id: &'a str) -> Result<&'a str> {
+    if id.len() > MAX_ID_BYTES {
+        bail!(
+            "bad input: {path} is {} bytes long; an id may have at most {MAX_ID_BYTES}",
+            id.len()
+        );
+    }
+    Ok(id)
+}
+
 /// An optional string: absent or null is `None`; any other type is an error.
 pub fn optional_str<'a>(event: &'a Value, path: &str) -> Result<Option<&'a str>> {
     match lookup(event, path) {
@@ -132,5 +159,23 @@ mod tests {
         assert!(err(optional_object(&event, "output")).contains("must be an object, not a string"));
         assert!(optional_object(&event, "nothing").unwrap().is_null());
         assert!(err(directory(&json!({"directory": "rel/dir"}))).contains("absolute path"));
+    }
+
+    #[test]
+    fn ids_longer_than_the_limit_are_bad_input() {
+        let longest = "s".repeat(MAX_ID_BYTES);
+        let event = json!({"a": longest, "b": format!("{longest}s"), "c": "ses_e012f93b8ffev6S3ivVW0qWQS9"});
+        assert_eq!(required_id(&event, "a").unwrap(), longest);
+        assert_eq!(
+            err(required_id(&event, "b")),
+            "bad input: b is 257 bytes long; an id may have at most 256"
+        );
+        assert!(err(optional_id(&event, "b")).contains("257 bytes"));
+        assert_eq!(
+            optional_id(&event, "c").unwrap(),
+            Some("ses_e012f93b8ffev6S3ivVW0qWQS9")
+        );
+        assert_eq!(optional_id(&event, "none").unwrap(), None);
+        assert!(err(required_id(&event, "none")).contains("none is missing"));
     }
 }

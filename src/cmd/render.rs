@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{directory, optional_str, parse_event, required_str};
+use super::input::{directory, optional_id, optional_str, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
@@ -32,9 +32,9 @@ impl Run for Render {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
-    let session_id = required_str(&event, "sessionID")?;
+    let session_id = required_id(&event, "sessionID")?;
     let prompt = optional_str(&event, "prompt")?;
-    let message_id = optional_str(&event, "messageID")?;
+    let message_id = optional_id(&event, "messageID")?;
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
