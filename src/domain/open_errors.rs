@@ -14,7 +14,7 @@
 use serde_json::Map;
 
 use super::command::{analyze, failure_category};
-use super::extract::{error_lines, fingerprint, named_files, summarize};
+use super::extract::{bounded_output, error_lines, fingerprint, named_files, summarize};
 use super::paths::names_same_file;
 use super::render::strip_invisible;
 use super::secrets::scrub;
@@ -80,7 +80,8 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     }
 
     let any_validation = analysis.segments.iter().any(|c| c.is_validation());
-    let output = strip_invisible(run.output);
+    let bounded = bounded_output(run.output);
+    let output = strip_invisible(&bounded);
     let mut lines = error_lines(&output, any_validation);
     let Some(category) = failure_category(&analysis, &lines) else {
         return changes;
