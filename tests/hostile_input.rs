@@ -186,3 +186,19 @@ fn a_twenty_megabyte_grep_output_lists_its_first_files() {
         "{line}"
     );
 }
+
+#[test]
+fn an_event_of_megabytes_besides_its_strings_is_bad_input() {
+    let env = Env::new();
+    let mut event = file_tool(DEMO_DIR, SESSION, "call_1", "read", "src/index.ts");
+    event["input"]["args"]["offsets"] = json!(vec![0; 5 << 20]);
+    let out = env.run(&["tool-after"], event.to_string());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("ocmem: bad input: the event holds more than 8 MiB"),
+        "{err}"
+    );
+    assert_eq!(env.data_files(), Vec::<String>::new());
+}
