@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::input::{directory, parse_event, required_str};
+use super::input::{directory, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Compact;
 use crate::context::Context;
@@ -38,7 +38,7 @@ under it.";
 pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
-    let session_id = required_str(&event, "sessionID")?;
+    let session_id = required_id(&event, "sessionID")?;
 
     let store = ctx.store();
     let workspace = store.workspace(directory);

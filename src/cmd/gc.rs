@@ -15,7 +15,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use super::input::{directory, parse_event, required_str};
+use super::input::{directory, parse_event, required_id};
 use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
@@ -61,7 +61,7 @@ impl Run for Gc {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
-    let session_id = required_str(&event, "sessionID")?;
+    let session_id = required_id(&event, "sessionID")?;
     let store = ctx.store();
     let path = store.workspace(directory).session_file(session_id);
     let removed = store.remove_store_if::<SessionState>(&path, |_| true)?;

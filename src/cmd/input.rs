@@ -1,17 +1,207 @@
 //! Decoding hook events from stdin. Every problem becomes one line naming the field.
+//!
+//! Reading is bounded: a JSON string longer than `LONG_STRING_BYTES` (a tool's whole output,
+//! say) is read as its first and last `LONG_STRING_KEEP` bytes with a note of what was left
+//! out, so a 20 MB output costs what a 1 MB one does and is still handled; every use of such
+//! text (errors, grep files, memories) needs only its start or its end. What remains may
+//! take at most `MAX_EVENT_BYTES`: more is bad input.
 
-use std::io::Read;
+use std::collections::VecDeque;
+use std::io::{ErrorKind, Read};
 
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
-/// Reads all of stdin.
+/// A string of an event longer than this, in bytes as written in the JSON, is shortened.
+pub const LONG_STRING_BYTES: usize = 1 << 20;
+/// Bytes kept from each end of a shortened string.
+pub const LONG_STRING_KEEP: usize = LONG_STRING_BYTES / 2;
+/// The most an event may hold once its long strings are shortened.
+pub const MAX_EVENT_BYTES: usize = 8 << 20;
+
+/// Reads the event on stdin, with long strings shortened (see the module documentation).
 pub fn read_stdin() -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .context("cannot read stdin")?;
-    Ok(bytes)
+    read_event(std::io::stdin().lock())
+}
+
+/// Reads an event from `input`, with long strings shortened.
+pub fn read_event(mut input: impl Read) -> Result<Vec<u8>> {
+    let mut reader = Shortener::default();
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("cannot read stdin"),
+        };
+        chunk[..read].iter().for_each(|&byte| reader.push(byte));
+        if reader.out.len() > MAX_EVENT_BYTES {
+            bail!(
+                "bad input: the event holds more than {} MiB besides its long strings",
+                MAX_EVENT_BYTES >> 20
+            );
+        }
+    }
+    Ok(reader.finish())
+}
+
+/// Copies JSON bytes, shortening every string longer than `LONG_STRING_BYTES` to its first and
+/// last `LONG_STRING_KEEP` bytes, cut where a char or an escape starts (never inside an escape,
+/// a UTF-8 sequence or a surrogate pair), around a line saying how much was left out. Bytes
+/// that are not JSON pass as they are, for the parser to reject.
+#[derive(Default)]
+struct Shortener {
+    out: Vec<u8>,
+    in_string: bool,
+    lexer: StringLexer,
+    /// The current string as written, while it is short; its head once it is long.
+    text: Vec<u8>,
+    /// Where, in `text`, the last char or escape starting within `LONG_STRING_KEEP` starts.
+    head_cut: usize,
+    /// The last bytes of a long string, each with whether a char or an escape starts there.
+    tail: Option<VecDeque<(u8, bool)>>,
+    left_out: usize,
+}
+
+impl Shortener {
+    fn push(&mut self, byte: u8) {
+        if !self.in_string {
+            self.out.push(byte);
+            if byte == b'"' {
+                self.in_string = true;
+                self.lexer = StringLexer::default();
+                self.head_cut = 0;
+            }
+            return;
+        }
+        let Some(starts) = self.lexer.step(byte) else {
+            self.flush_string();
+            self.out.push(byte);
+            self.in_string = false;
+            return;
+        };
+        match &mut self.tail {
+            Some(tail) => {
+                tail.push_back((byte, starts));
+                if tail.len() > LONG_STRING_KEEP {
+                    tail.pop_front();
+                    self.left_out += 1;
+                }
+            }
+            None => {
+                if starts && self.text.len() <= LONG_STRING_KEEP {
+                    self.head_cut = self.text.len();
+                }
+                self.text.push(byte);
+                if self.text.len() > LONG_STRING_BYTES {
+                    self.start_tail();
+                }
+            }
+        }
+    }
+
+    /// The string turned out long: keep its head, and follow its tail from here.
+    fn start_tail(&mut self) {
+        // Where chars start after the head cut is known again by re-reading from it: the cut
+        // is at a start, so the lexer is between chars there.
+        let mut lexer = StringLexer::default();
+        let mut tail = VecDeque::with_capacity(LONG_STRING_KEEP + 1);
+        for &byte in &self.text[self.head_cut..] {
+            let starts = lexer.step(byte).unwrap_or(false);
+            tail.push_back((byte, starts));
+            if tail.len() > LONG_STRING_KEEP {
+                tail.pop_front();
+                self.left_out += 1;
+            }
+        }
+        self.text.truncate(self.head_cut);
+        self.tail = Some(tail);
+    }
+
+    fn flush_string(&mut self) {
+        self.out.append(&mut self.text);
+        if let Some(mut tail) = self.tail.take() {
+            while tail.front().is_some_and(|&(_, starts)| !starts) {
+                tail.pop_front();
+                self.left_out += 1;
+            }
+            let note = format!("\\n[… {} bytes of this text not read …]\\n", self.left_out);
+            self.out.extend_from_slice(note.as_bytes());
+            self.out.extend(tail.into_iter().map(|(byte, _)| byte));
+        }
+        self.left_out = 0;
+        self.head_cut = 0;
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.in_string {
+            self.flush_string();
+        }
+        self.out
+    }
+}
+
+/// Follows the bytes of a JSON string after its opening quote.
+#[derive(Default, Clone, Copy)]
+struct StringLexer {
+    escape: Escape,
+    /// The last escape was the first half of a surrogate pair: the second must stay with it.
+    after_high_surrogate: bool,
+}
+
+#[derive(Default, Clone, Copy)]
+enum Escape {
+    #[default]
+    None,
+    Backslash,
+    Hex {
+        digits: u8,
+        value: u32,
+    },
+}
+
+impl StringLexer {
+    /// Whether a char or an escape that may begin kept text starts at `byte`; `None` when
+    /// `byte` is the closing quote.
+    fn step(&mut self, byte: u8) -> Option<bool> {
+        match self.escape {
+            Escape::Backslash => {
+                self.escape = if byte == b'u' {
+                    Escape::Hex {
+                        digits: 0,
+                        value: 0,
+                    }
+                } else {
+                    self.after_high_surrogate = false;
+                    Escape::None
+                };
+                Some(false)
+            }
+            Escape::Hex { digits, value } => {
+                let value = value * 16 + char::from(byte).to_digit(16).unwrap_or(0);
+                self.escape = if digits == 3 {
+                    self.after_high_surrogate = (0xD800..=0xDBFF).contains(&value);
+                    Escape::None
+                } else {
+                    Escape::Hex {
+                        digits: digits + 1,
+                        value,
+                    }
+                };
+                Some(false)
+            }
+            Escape::None if byte == b'"' => None,
+            Escape::None if byte == b'\\' => {
+                self.escape = Escape::Backslash;
+                Some(!self.after_high_surrogate)
+            }
+            Escape::None => {
+                self.after_high_surrogate = false;
+                Some(!(0x80..=0xBF).contains(&byte))
+            }
+        }
+    }
 }
 
 /// The event on stdin: a JSON object in UTF-8.
@@ -43,6 +233,33 @@ pub fn required_str<'a>(event: &'a Value, path: &str) -> Result<&'a str> {
         Some(Value::String(s)) => Ok(s),
         Some(other) => bail!("bad input: {path} must be a string, not {}", kind(other)),
     }
+}
+
+/// The longest session, call or message id accepted, in bytes. Real ids are far shorter
+/// (OpenCode's are 30 chars, a UUID is 36); ids are stored and hashed into file names, so a
+/// longer one is bad input rather than something to store 64 times over.
+pub const MAX_ID_BYTES: usize = 256;
+
+/// A required id (see `MAX_ID_BYTES`) at a dotted `path`.
+pub fn required_id<'a>(event: &'a Value, path: &str) -> Result<&'a str> {
+    checked_id(path, required_str(event, path)?)
+}
+
+/// An optional id (see `MAX_ID_BYTES`): absent or null is `None`.
+pub fn optional_id<'a>(event: &'a Value, path: &str) -> Result<Option<&'a str>> {
+    optional_str(event, path)?
+        .map(|id| checked_id(path, id))
+        .transpose()
+}
+
+fn checked_id<'a>(path: &str, id: &'a str) -> Result<&'a str> {
+    if id.len() > MAX_ID_BYTES {
+        bail!(
+            "bad input: {path} is {} bytes long; an id may have at most {MAX_ID_BYTES}",
+            id.len()
+        );
+    }
+    Ok(id)
 }
 
 /// An optional string: absent or null is `None`; any other type is an error.
@@ -132,5 +349,103 @@ mod tests {
         assert!(err(optional_object(&event, "output")).contains("must be an object, not a string"));
         assert!(optional_object(&event, "nothing").unwrap().is_null());
         assert!(err(directory(&json!({"directory": "rel/dir"}))).contains("absolute path"));
+    }
+
+    fn read(bytes: &[u8]) -> Vec<u8> {
+        read_event(bytes).unwrap()
+    }
+
+    #[test]
+    fn events_without_long_strings_are_read_as_they_are() {
+        let fixture = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/opencode-1.18.33/session-hooks.jsonl"
+        ))
+        .unwrap();
+        for line in fixture.lines() {
+            assert_eq!(read(line.as_bytes()), line.as_bytes());
+        }
+        let escapes = r#"{"a": "q\"\\\u00e9\ud83d\ude00 é 😀", "b": ["\"", 1]}"#;
+        assert_eq!(read(escapes.as_bytes()), escapes.as_bytes());
+        // Not JSON: passed on for the parser to name.
+        assert_eq!(read(b"{\"a\": \"unclosed"), b"{\"a\": \"unclosed");
+    }
+
+    #[test]
+    fn long_strings_keep_their_ends_whole_wherever_the_cut_falls() {
+        let units = [
+            "a",
+            "é",
+            "😀",
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\u00e9",
+            "\\ud83d\\ude00",
+        ];
+        for shift in 0..12 {
+            let mut written = "x".repeat(shift);
+            let mut i = 0;
+            while written.len() < 3 * LONG_STRING_BYTES {
+                written.push_str(units[i % units.len()]);
+                i += 1;
+            }
+            let event = format!(r#"{{"head": 1, "output": "{written}END", "tail": "t"}}"#);
+            let bytes = read(event.as_bytes());
+            assert!(bytes.len() < LONG_STRING_BYTES + 200, "{}", bytes.len());
+            let value: Value = serde_json::from_slice(&bytes).unwrap();
+            let output = value["output"].as_str().unwrap();
+            let whole: Value = serde_json::from_str(&event).unwrap();
+            let whole = whole["output"].as_str().unwrap();
+            let (head, rest) = output.split_once("\n[… ").unwrap();
+            let (note, tail) = rest.split_once(" …]\n").unwrap();
+            assert!(
+                whole.starts_with(head) && whole.ends_with(tail),
+                "shift {shift}"
+            );
+            assert!(tail.ends_with("END") && head.starts_with(&"x".repeat(shift)));
+            // Escapes decode shorter than they are written: about half of these.
+            assert!(head.len() > LONG_STRING_KEEP / 3 && tail.len() > LONG_STRING_KEEP / 3);
+            let left_out: usize = note
+                .strip_suffix(" bytes of this text not read")
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(left_out > LONG_STRING_BYTES, "{note}");
+            assert_eq!(
+                (value["head"].clone(), value["tail"].clone()),
+                (1.into(), "t".into())
+            );
+        }
+    }
+
+    #[test]
+    fn an_event_too_big_besides_its_strings_is_bad_input() {
+        let numbers = format!("{{\"a\": [{}0]}}", "0,".repeat(MAX_EVENT_BYTES / 2));
+        assert!(err(read_event(numbers.as_bytes()))
+            .starts_with("bad input: the event holds more than 8 MiB"));
+        let strings = format!(
+            "{{\"a\": [{}\"\"]}}",
+            format!("\"{}\",", "s".repeat(LONG_STRING_BYTES * 2)).repeat(4)
+        );
+        assert!(read_event(strings.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn ids_longer_than_the_limit_are_bad_input() {
+        let longest = "s".repeat(MAX_ID_BYTES);
+        let event = json!({"a": longest, "b": format!("{longest}s"), "c": "ses_e012f93b8ffev6S3ivVW0qWQS9"});
+        assert_eq!(required_id(&event, "a").unwrap(), longest);
+        assert_eq!(
+            err(required_id(&event, "b")),
+            "bad input: b is 257 bytes long; an id may have at most 256"
+        );
+        assert!(err(optional_id(&event, "b")).contains("257 bytes"));
+        assert_eq!(
+            optional_id(&event, "c").unwrap(),
+            Some("ses_e012f93b8ffev6S3ivVW0qWQS9")
+        );
+        assert_eq!(optional_id(&event, "none").unwrap(), None);
+        assert!(err(required_id(&event, "none")).contains("none is missing"));
     }
 }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use super::input::{directory, optional_str, parse_event, required_str};
+use super::input::{directory, optional_str, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Promote;
 use crate::context::Context;
@@ -42,7 +42,7 @@ struct Rejected<'a> {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
-    let session_id = required_str(&event, "sessionID")?;
+    let session_id = required_id(&event, "sessionID")?;
     // Scrubbed before anything reads it: candidates are cut to length (where a cut key would
     // no longer be recognised), stored, and echoed by --json.
     let summary = scrub(optional_str(&event, "summary")?.unwrap_or_default());

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{directory, optional_str, parse_event, required_str};
+use super::input::{directory, optional_id, optional_str, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
@@ -32,9 +32,9 @@ impl Run for Render {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let directory = directory(&event)?;
-    let session_id = required_str(&event, "sessionID")?;
+    let session_id = required_id(&event, "sessionID")?;
     let prompt = optional_str(&event, "prompt")?;
-    let message_id = optional_str(&event, "messageID")?;
+    let message_id = optional_id(&event, "messageID")?;
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
@@ -45,14 +45,21 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         (Some(id), Some(state)) => state.has_captured(id),
         _ => false,
     };
-    let captured = match prompt {
-        Some(text) if !already_captured => explicit::capture(text),
-        _ => Vec::new(),
+    // `None` when this render reads no message (none given, or this one read before).
+    let read = match prompt {
+        Some(text) if !already_captured => Some(explicit::capture_counted(text)),
+        _ => None,
     };
+    let over_limit = read.as_ref().map(|r| r.dropped);
+    let captured = read.map(|r| r.memories).unwrap_or_default();
 
     let (workspace_block, session_block) = match before {
         // The common case: nothing to capture and the block already frozen; no lock, no write.
-        Some(state) if captured.is_empty() && state.frozen_workspace_block.is_some() => {
+        Some(state)
+            if captured.is_empty()
+                && state.frozen_workspace_block.is_some()
+                && over_limit.is_none_or(|n| n == state.memories_over_limit) =>
+        {
             let block = state.frozen_workspace_block.clone().unwrap_or_default();
             (block, hot_state(&state, &workspace.root))
         }
@@ -62,13 +69,19 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
             &workspace,
             &session_path,
             session_id,
-            message_id,
-            &captured,
+            MessageRead {
+                id: message_id,
+                captured: &captured,
+                over_limit,
+            },
         )?,
     };
 
     if json {
-        let line = json!({"workspace": workspace_block, "session": session_block});
+        let mut line = json!({"workspace": workspace_block, "session": session_block});
+        if let Some(count) = over_limit.filter(|&n| n > 0) {
+            line["memoriesOverLimit"] = json!(count);
+        }
         return Ok(format!("{line}\n"));
     }
     let blocks: Vec<&str> = [workspace_block.as_str(), session_block.as_str()]
@@ -142,8 +155,18 @@ fn current_block(ctx: &Context, store: &Store, workspace: &Workspace) -> Result<
         .unwrap_or_default())
 }
 
+/// What this render took from the user's message, for the session.
+struct MessageRead<'a> {
+    id: Option<&'a str>,
+    /// The explicit memories the message asked for, within the per-message limit.
+    captured: &'a [ExplicitMemory],
+    /// How many memories the message held beyond the limit; `None` when no message was read.
+    over_limit: Option<usize>,
+}
+
 /// Under the session's lock: freezes the workspace block (unless this session already has
-/// one), files the captured memories and lists the new ones as pending; returns both blocks.
+/// one), files the captured memories and lists the new ones as pending, notes how many the
+/// message held beyond the limit, and returns both blocks.
 /// The block is read from memory under that lock, so a promote, which refreshes memory and
 /// then clears the block under the same lock, is never undone by a block read before it.
 fn update_session(
@@ -152,8 +175,7 @@ fn update_session(
     workspace: &Workspace,
     session_path: &Path,
     session_id: &str,
-    message_id: Option<&str>,
-    captured: &[ExplicitMemory],
+    message: MessageRead,
 ) -> Result<(String, String)> {
     let updated = store.update(
         session_path,
@@ -165,17 +187,20 @@ fn update_session(
                 // show under pending_memories until the next promote.
                 state.frozen_workspace_block = Some(current_block(ctx, store, workspace)?);
             }
-            let captured = match message_id {
+            let captured = match message.id {
                 Some(id) if state.has_captured(id) => &[],
-                _ => captured,
+                _ => message.captured,
             };
             let pending = store_captured(ctx, store, workspace, captured)?;
             let captured_any = !pending.is_empty();
             for (entry, is_decision) in pending {
                 state.add_pending(entry, is_decision);
             }
-            if let (Some(id), true) = (message_id, captured_any) {
+            if let (Some(id), true) = (message.id, captured_any) {
                 state.remember_captured(id);
+            }
+            if let Some(count) = message.over_limit {
+                state.memories_over_limit = count;
             }
             if *state != before {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
@@ -191,7 +216,7 @@ fn update_session(
         // The session store belongs to a newer ocmem: the memories are still filed.
         Updated::LeftNewer => {
             let block = current_block(ctx, store, workspace)?;
-            store_captured(ctx, store, workspace, captured)?;
+            store_captured(ctx, store, workspace, message.captured)?;
             Ok((block, String::new()))
         }
     }

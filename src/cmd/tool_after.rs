@@ -3,7 +3,9 @@
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{directory, optional_object, parse_event, required_object, required_str};
+use super::input::{
+    directory, optional_object, parse_event, required_id, required_object, required_str,
+};
 use super::{run_hook, Run};
 use crate::cli::ToolAfter;
 use crate::context::Context;
@@ -24,8 +26,8 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let directory = directory(&event)?;
     required_object(&event, "input")?;
     let tool = required_str(&event, "input.tool")?;
-    let session_id = required_str(&event, "input.sessionID")?;
-    let call_id = required_str(&event, "input.callID")?;
+    let session_id = required_id(&event, "input.sessionID")?;
+    let call_id = required_id(&event, "input.callID")?;
     let args = optional_object(&event, "input.args")?;
     let output = optional_object(&event, "output")?;
 

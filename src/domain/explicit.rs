@@ -14,8 +14,17 @@
 //! message.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use super::memory_type::MemoryType;
+use super::render::strip_invisible;
+
+// ─── How many ────────────────────────────────────────────────────────────────────────────────
+
+/// At most this many memories are taken from one message: the first ones, in order. The
+/// others are counted, not stored, and `render` says how many there were, so the user can be
+/// told to ask again; a message repeating one memory counts it once.
+pub const MAX_MEMORIES_PER_MESSAGE: usize = 10;
 
 // ─── Private spans ───────────────────────────────────────────────────────────────────────────
 
@@ -374,14 +383,30 @@ pub struct ExplicitMemory {
     pub text: String,
 }
 
-/// The explicit memories of one user message, in order. `<private>…</private>` spans are
-/// removed first. Each trigger occurrence yields at most one memory; its text has no line
-/// break and at least 8 chars, with whitespace runs folded to one space.
+/// What one user message asks to remember.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// The first `MAX_MEMORIES_PER_MESSAGE` distinct memories, in order.
+    pub memories: Vec<ExplicitMemory>,
+    /// How many more distinct memories the message held.
+    pub dropped: usize,
+}
+
+/// The explicit memories of one user message, in order, at most `MAX_MEMORIES_PER_MESSAGE`.
+/// Invisible characters and `<private>…</private>` spans are removed first. Each trigger
+/// occurrence yields at most one memory; its text has no line break and at least 8 chars,
+/// with whitespace runs folded to one space.
 pub fn capture(message: &str) -> Vec<ExplicitMemory> {
-    let text = strip_private(message);
+    capture_counted(message).memories
+}
+
+/// `capture`, also counting the memories beyond the limit.
+pub fn capture_counted(message: &str) -> Captured {
+    let visible = strip_invisible(message);
+    let text = strip_private(&visible);
     // Every verb trigger is CJK: an ASCII message never needs the verb-last search.
     let may_have_verbs = !text.is_ascii() && verbs().any(|verb| text.contains(verb));
-    let mut memories = Vec::new();
+    let mut memories = Collector::default();
     let mut in_code_block = false;
     for line in text.split(LINE_BREAKS) {
         let indented = line.trim_start();
@@ -391,7 +416,39 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
             capture_line(line, may_have_verbs, &mut memories);
         }
     }
-    memories
+    Captured {
+        memories: memories.kept,
+        dropped: memories.dropped,
+    }
+}
+
+/// The memories of a message as they are found: distinct texts, the first ones kept.
+#[derive(Default)]
+struct Collector {
+    kept: Vec<ExplicitMemory>,
+    dropped: usize,
+    seen: HashSet<String>,
+}
+
+impl Collector {
+    fn push(&mut self, body: Option<String>) {
+        let Some(text) = body else {
+            return;
+        };
+        if self.seen.contains(&text) {
+            return;
+        }
+        if self.kept.len() < MAX_MEMORIES_PER_MESSAGE {
+            self.seen.insert(text.clone());
+            self.kept.push(ExplicitMemory {
+                kind: classify(&text),
+                text,
+            });
+        } else {
+            self.seen.insert(text);
+            self.dropped += 1;
+        }
+    }
 }
 
 /// `message` without `<private>…</private>` spans (case-insensitive tags); an unclosed
@@ -450,34 +507,25 @@ enum Found {
     Nothing,
 }
 
-fn capture_line(line: &str, may_have_verbs: bool, memories: &mut Vec<ExplicitMemory>) {
+fn capture_line(line: &str, may_have_verbs: bool, memories: &mut Collector) {
     let mut open_body: Option<usize> = None;
     for sentence in sentences(line) {
         let Some(found) = find_trigger(line, &sentence, may_have_verbs) else {
             continue;
         };
         if let Some(start) = open_body.take() {
-            push_memory(memories, clean_body(&line[start..sentence.start]));
+            memories.push(clean_body(&line[start..sentence.start]));
         }
         match found {
             Found::BodyAfter(start) => open_body = Some(start),
             Found::BodyBefore(range) => {
-                push_memory(memories, clean_body(strip_body_particle(&line[range])));
+                memories.push(clean_body(strip_body_particle(&line[range])));
             }
             Found::Nothing => {}
         }
     }
     if let Some(start) = open_body {
-        push_memory(memories, clean_body(&line[start..]));
-    }
-}
-
-fn push_memory(memories: &mut Vec<ExplicitMemory>, body: Option<String>) {
-    if let Some(text) = body {
-        memories.push(ExplicitMemory {
-            kind: classify(&text),
-            text,
-        });
+        memories.push(clean_body(&line[start..]));
     }
 }
 
@@ -887,6 +935,46 @@ mod tests {
                 text: "use pnpm for all packages".into(),
             }]
         );
+    }
+
+    #[test]
+    fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
+        let message: String = (0..3000)
+            .map(|i| format!("remember this: release step {i} needs a signed tag\n"))
+            .collect();
+        let captured = capture_counted(&message);
+        let kept: Vec<&str> = captured.memories.iter().map(|m| m.text.as_str()).collect();
+        let first: Vec<String> = (0..MAX_MEMORIES_PER_MESSAGE)
+            .map(|i| format!("release step {i} needs a signed tag"))
+            .collect();
+        assert_eq!(kept, first);
+        assert_eq!(captured.dropped, 3000 - MAX_MEMORIES_PER_MESSAGE);
+        // Repeats count once, whether kept or beyond the limit; decoys count for nothing.
+        let repeats = format!(
+            "{}remember this: release step 0 needs a signed tag\nrelease step 99 is not a trigger\n{}",
+            message, "remember this: release step 2999 needs a signed tag\n".repeat(5)
+        );
+        assert_eq!(
+            capture_counted(&repeats).dropped,
+            3000 - MAX_MEMORIES_PER_MESSAGE
+        );
+        assert_eq!(
+            capture_counted(&"remember this: use pnpm everywhere\n".repeat(40)),
+            Captured {
+                memories: capture("remember this: use pnpm everywhere"),
+                dropped: 0
+            }
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_removed_before_capture() {
+        assert_eq!(
+            texts("remem\u{200B}ber this: use\u{E0020}\u{E0041} pnpm\u{202E} everywhere"),
+            ["use pnpm everywhere"]
+        );
+        // Seven visible chars do not make a memory, however many invisible ones pad them.
+        assert!(capture("remember this: use\u{200B}\u{200B} pnp").is_empty());
     }
 
     #[test]

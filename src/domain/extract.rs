@@ -13,6 +13,18 @@ const MAX_SUMMARY_CHARS: usize = 280;
 const SUMMARY_SEPARATOR: &str = " | ";
 const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
 
+// ─── How much output is read ─────────────────────────────────────────────────────────────────
+// A failing command's errors are at the end of its output (compilers and test runners close
+// with the failures and a count) or, when it stops early, at the start; the summary keeps at
+// most 5 lines of at most 280 chars. So only the first and last 64 KiB are read: about 800
+// lines of 80 chars each way, more than any failure report, while a 20 MB log costs what a
+// 128 KiB one does.
+
+/// Bytes read from the start of a command's output.
+pub const OUTPUT_HEAD_BYTES: usize = 64 * 1024;
+/// Bytes read from the end of a command's output.
+pub const OUTPUT_TAIL_BYTES: usize = 64 * 1024;
+
 // ─── Line rules ──────────────────────────────────────────────────────────────────────────────
 // A line is an error line when it is not noise and carries a strong signal (any command), or a
 // validation signal (only when the failing command validates code: tests, lint, typecheck,
@@ -161,6 +173,51 @@ const DURATION_UNITS: &[&str] = &[
 
 // ─── Public API ──────────────────────────────────────────────────────────────────────────────
 
+/// What the extractor reads of `output`: all of it when it is short, else its whole lines
+/// within the first `OUTPUT_HEAD_BYTES` and the last `OUTPUT_TAIL_BYTES`, one after the other.
+pub fn bounded_output(output: &str) -> Cow<'_, str> {
+    if output.len() <= OUTPUT_HEAD_BYTES + OUTPUT_TAIL_BYTES {
+        return Cow::Borrowed(output);
+    }
+    let head = head_lines(output, OUTPUT_HEAD_BYTES);
+    let tail = tail_lines(output, OUTPUT_TAIL_BYTES);
+    Cow::Owned(format!("{head}\n{tail}"))
+}
+
+/// The whole lines of `text` within its first `bytes` bytes; the cut falls on a char boundary
+/// when the first line alone is longer.
+pub fn head_lines(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let mut end = bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    match head.rfind('\n') {
+        Some(newline) => &head[..newline],
+        None => head,
+    }
+}
+
+/// The whole lines of `text` within its last `bytes` bytes; the cut falls on a char boundary
+/// when the last line alone is longer.
+pub fn tail_lines(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let mut start = text.len() - bytes;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = &text[start..];
+    match tail.find('\n') {
+        Some(newline) => &tail[newline + 1..],
+        None => tail,
+    }
+}
+
 /// Error lines of a failed command's output, in order, trimmed (inner runs of whitespace become
 /// one space), deduplicated, at most 5. `validation` = the failing category is a validation one
 /// (not Runtime). Lines in which a runner only reports its child's failure (`npm error …`,
@@ -213,9 +270,11 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
                 push_unique(&mut primary, collapse_whitespace(line));
                 after_error = true;
             }
-            Some(Signal::RunnerReport) => {
+            // Only the first few are ever used: a log of runner reports costs no more.
+            Some(Signal::RunnerReport) if runner_reports.len() < MAX_ERROR_LINES => {
                 push_unique(&mut runner_reports, collapse_whitespace(line));
             }
+            Some(Signal::RunnerReport) => {}
             None if is_file_heading(line) => file_heading = Some(line.to_string()),
             None => {}
         }
@@ -1054,6 +1113,32 @@ mod tests {
     fn colors_carriage_returns_and_duplicates_are_cleaned() {
         let output = "\u{1b}[31merror\u{1b}[0m: boom\nprogress 10%\rerror: boom\nerror: boom\n";
         assert_eq!(error_lines(output, false), ["error: boom"]);
+    }
+
+    #[test]
+    fn long_output_is_read_by_its_whole_head_and_tail_lines() {
+        let noise = "compiling module ok\n".repeat(20_000);
+        let output = format!(
+            "error: bad config at start\n{noise}src/a.rs:3:1: error[E0308]: mismatched types\n"
+        );
+        let read = bounded_output(&output);
+        assert!(read.len() <= OUTPUT_HEAD_BYTES + OUTPUT_TAIL_BYTES + 1);
+        assert!(read
+            .lines()
+            .all(|l| l == "compiling module ok" || l.contains("error")));
+        assert_eq!(
+            error_lines(&read, true),
+            [
+                "error: bad config at start",
+                "src/a.rs:3:1: error[E0308]: mismatched types"
+            ]
+        );
+        // Short output is read whole; a cut inside a multi-byte char moves to its boundary.
+        assert!(matches!(bounded_output("x\ny"), Cow::Borrowed("x\ny")));
+        assert_eq!(head_lines("ééé", 3), "é");
+        assert_eq!(tail_lines("ééé", 3), "é");
+        assert_eq!(head_lines("ab\ncd\nef", 7), "ab\ncd");
+        assert_eq!(tail_lines("ab\ncd\nef", 7), "cd\nef");
     }
 
     #[test]

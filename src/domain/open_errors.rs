@@ -14,8 +14,9 @@
 use serde_json::Map;
 
 use super::command::{analyze, failure_category};
-use super::extract::{error_lines, fingerprint, named_files, summarize};
+use super::extract::{bounded_output, error_lines, fingerprint, named_files, summarize};
 use super::paths::names_same_file;
+use super::render::strip_invisible;
 use super::secrets::scrub;
 use super::session::{ErrorStatus, OpenError};
 
@@ -53,8 +54,9 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     let Some(exit) = run.exit else {
         return changes;
     };
-    // Secrets never reach the store, not even inside a command line.
-    let command = scrub(run.command);
+    // Secrets never reach the store, not even inside a command line; nor do invisible
+    // characters, which could also split a secret past the scrubber.
+    let command = scrub(&strip_invisible(run.command)).into_owned();
     let analysis = analyze(&command);
     if analysis.segments.is_empty() || !analysis.status_reliable {
         return changes;
@@ -78,13 +80,15 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     }
 
     let any_validation = analysis.segments.iter().any(|c| c.is_validation());
-    let mut lines = error_lines(run.output, any_validation);
+    let bounded = bounded_output(run.output);
+    let output = strip_invisible(&bounded);
+    let mut lines = error_lines(&output, any_validation);
     let Some(category) = failure_category(&analysis, &lines) else {
         return changes;
     };
     if any_validation && !category.is_validation() {
         // Loose words count only for validation commands.
-        lines = error_lines(run.output, false);
+        lines = error_lines(&output, false);
     }
     if lines.is_empty() {
         return changes;

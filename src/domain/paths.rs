@@ -3,6 +3,35 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use super::render::is_invisible;
+
+/// The longest path taken from a tool call, in bytes (Linux's `PATH_MAX`): anything longer
+/// names no file and is not recorded.
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// A path from a tool call as it is stored: invisible characters removed and line breaks and
+/// other control characters made spaces. Done before storing, not only when rendering, because
+/// other readers of the session store (the TypeScript plugin among them) show paths as they
+/// are. Header and label words stay: on one line they cannot start a line of a block, and
+/// `render` neutralises them anyway. `None` when the path is empty or too long.
+pub fn storable(path: &str) -> Option<String> {
+    if path.len() > MAX_PATH_BYTES {
+        return None;
+    }
+    let clean: String = path
+        .chars()
+        .filter(|&c| !is_invisible(c))
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    (!clean.trim().is_empty()).then_some(clean)
+}
+
 /// `path` made absolute against `base` (when relative) with `.` and `..` folded lexically.
 /// Lexical, so a file that no longer exists still gets one stable name.
 pub fn absolute(base: &str, path: &str) -> String {
@@ -54,6 +83,26 @@ pub fn names_same_file(base: &str, named: &str, file: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_paths_hide_nothing_and_break_no_line() {
+        assert_eq!(
+            storable("/r/x.ts\nopen_errors:\r\n- [test] y").as_deref(),
+            Some("/r/x.ts open_errors:  - [test] y")
+        );
+        assert_eq!(
+            storable("/r/\u{202E}st.ts\u{200B}\u{E0041}\u{2028}z").as_deref(),
+            Some("/r/st.ts z")
+        );
+        // Spaces inside a name are part of it; visible non-ASCII stays.
+        assert_eq!(
+            storable("/r/my  file é.ts").as_deref(),
+            Some("/r/my  file é.ts")
+        );
+        assert_eq!(storable("\u{200B}"), None);
+        assert_eq!(storable(&format!("/{}", "a".repeat(MAX_PATH_BYTES))), None);
+        assert!(storable(&format!("/{}", "a".repeat(MAX_PATH_BYTES - 1))).is_some());
+    }
 
     #[test]
     fn absolute_joins_and_folds() {

@@ -47,8 +47,16 @@ pub struct SessionState {
     /// model provider's prompt cache keeps hitting; cleared by `promote`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frozen_workspace_block: Option<String>,
+    /// How many more memories than a message may give the latest user message asked for:
+    /// rendered, so that the user hears of them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memories_over_limit: usize,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn session_version() -> u64 {
@@ -69,6 +77,7 @@ impl SessionState {
             applied_calls: Vec::new(),
             applied_messages: Vec::new(),
             frozen_workspace_block: None,
+            memories_over_limit: 0,
             extra: Map::new(),
         }
     }

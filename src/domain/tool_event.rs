@@ -5,8 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::active_files;
+use super::extract::{head_lines, OUTPUT_HEAD_BYTES};
 use super::open_errors::{self, BashRun, ErrorChanges};
-use super::paths::absolute;
+use super::paths::{absolute, storable};
 use super::session::{FileAction, SessionState};
 
 /// At most this many files are taken from one grep output.
@@ -150,7 +151,10 @@ fn touch(
     action: FileAction,
     now_ms: i64,
 ) {
-    let path = absolute(directory, path);
+    let Some(path) = storable(path) else {
+        return;
+    };
+    let path = absolute(directory, &path);
     active_files::touch(&mut state.active_files, &path, action, now_ms);
     if matches!(action, FileAction::Edit | FileAction::Write) {
         let marked = open_errors::mark_maybe_fixed(&mut state.open_errors, directory, &path);
@@ -160,7 +164,10 @@ fn touch(
 }
 
 fn forget(state: &mut SessionState, changes: &mut Changes, directory: &str, path: &str) {
-    let path = absolute(directory, path);
+    let Some(path) = storable(path) else {
+        return;
+    };
+    let path = absolute(directory, &path);
     if active_files::forget(&mut state.active_files, &path) {
         changes.files_removed.push(path);
     }
@@ -177,10 +184,12 @@ fn bash_output(output: &Value) -> &str {
         .unwrap_or_default()
 }
 
-/// The files of OpenCode's grep output: its unindented `/absolute/path:` header lines.
+/// The files of OpenCode's grep output: its unindented `/absolute/path:` header lines, within
+/// the output's first `OUTPUT_HEAD_BYTES` (OpenCode lists files in order, so the first ten
+/// headers are at the start; a huge output costs no more than a small one).
 pub fn grep_files(output: &str) -> Vec<&str> {
     let mut files: Vec<&str> = Vec::new();
-    for line in output.lines() {
+    for line in head_lines(output, OUTPUT_HEAD_BYTES).lines() {
         let Some(path) = line.strip_suffix(':') else {
             continue;
         };
@@ -321,6 +330,12 @@ mod tests {
             .collect();
         assert_eq!(grep_files(&many).len(), GREP_FILES);
         assert!(grep_files("  /r/indented.ts:\nnot/absolute.ts:\n").is_empty());
+        // Only the head of a huge output is read.
+        let huge = format!(
+            "/r/first.ts:\n{}/r/late.ts:\n",
+            "  Line 1: x\n".repeat(10_000)
+        );
+        assert_eq!(grep_files(&huge), ["/r/first.ts"]);
     }
 
     #[test]
