@@ -24,6 +24,8 @@ pub enum RemovalKind {
     SurplusQuarantined,
     StaleLock,
     EmptyDirectory,
+    /// Memory entries superseded long ago, moved to the archive (see `domain::archive`).
+    ArchivedEntries,
 }
 
 impl RemovalKind {
@@ -34,6 +36,7 @@ impl RemovalKind {
             RemovalKind::SurplusQuarantined => "surplus-quarantined",
             RemovalKind::StaleLock => "stale-lock",
             RemovalKind::EmptyDirectory => "empty-directory",
+            RemovalKind::ArchivedEntries => "archived-entries",
         }
     }
 }

@@ -5,6 +5,7 @@
 //! quarantined as `<file>.corrupt-<unix ms>` (newest 3 kept) and replaced by a fresh store; a
 //! file written by a newer format version is never overwritten.
 
+pub mod archive;
 pub mod inventory;
 pub mod workspace;
 
