@@ -59,7 +59,10 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         before => {
             // Frozen as the memory stood before this message's own memories join it: those
             // show under pending_memories until the next promote.
-            let fresh_block = match before.and_then(|s| s.frozen_workspace_block) {
+            let frozen = before.and_then(|s| s.frozen_workspace_block);
+            let (pending, rendered) =
+                store_captured(ctx, &store, &workspace, &captured, frozen.is_none())?;
+            let fresh_block = match frozen.or(rendered) {
                 Some(block) => block,
                 None => {
                     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
@@ -68,7 +71,6 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
                         .unwrap_or_default()
                 }
             };
-            let pending = store_captured(ctx, &store, &workspace, &captured)?;
             update_session(
                 ctx,
                 &workspace.root,
@@ -95,16 +97,21 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     Ok(format!("{}\n", blocks.join("\n\n")))
 }
 
+/// An entry to list as pending, and whether it is a decision.
+type Pending = (Value, bool);
+
 /// Writes captured memories to workspace memory at once, so a crash never loses them, and
-/// returns the entries that are new (to list as pending in the session).
+/// returns the entries that are new (to list as pending in the session) and, when `render`,
+/// the block of the memory as it stood before them (read once, not again for the block).
 fn store_captured(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
     captured: &[ExplicitMemory],
-) -> Result<Vec<(Value, bool)>> {
+    render: bool,
+) -> Result<(Vec<Pending>, Option<String>)> {
     if captured.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let as_new = |capture: &ExplicitMemory| NewMemory {
         kind: capture.kind,
@@ -117,6 +124,7 @@ fn store_captured(
         &workspace.memory_file(),
         || WorkspaceMemory::new(&workspace.root, &workspace.key),
         |memory| {
+            let block = render.then(|| render_block(memory, Some(ctx.now_ms)));
             let mut new_entries = Vec::new();
             for capture in captured {
                 if let Merged::Added { id } | Merged::Replaced { id, .. } =
@@ -128,24 +136,28 @@ fn store_captured(
             if !new_entries.is_empty() {
                 memory.updated_at = format_rfc3339_ms(ctx.now_ms);
             }
-            new_entries
+            (new_entries, block)
         },
     )?;
-    let entries = match updated {
+    let (entries, block) = match updated {
         Updated::Done { result, .. } => result,
         // Kept in the session instead: the warning said why the workspace file was left alone.
-        Updated::LeftNewer => captured
-            .iter()
-            .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
-            .collect(),
+        Updated::LeftNewer => (
+            captured
+                .iter()
+                .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
+                .collect(),
+            None,
+        ),
     };
-    Ok(entries
+    let pending = entries
         .into_iter()
         .map(|e| {
             let is_decision = e.kind == MemoryType::Decision;
             (serde_json::to_value(e).unwrap_or(Value::Null), is_decision)
         })
-        .collect())
+        .collect();
+    Ok((pending, block))
 }
 
 /// Freezes the workspace block (unless this session already has one), lists the new pending
