@@ -1182,6 +1182,15 @@ mod tests {
             "{comparisons} comparisons to render {N} entries"
         );
         assert_eq!(work::take(&work::KEYS), 0);
+
+        // The counters tell the two apart: merging one at a time against every entry makes a
+        // key per active entry for each memory, past the bound after three.
+        let mut reference = grown_store(N);
+        for m in batch(N).into_iter().take(3) {
+            reference_merge(&mut reference, m, 5_000_000);
+        }
+        let keys = work::take(&work::KEYS);
+        assert!(keys > N as u64 + 2 * 30, "{keys} keys one at a time");
     }
 
     #[test]
