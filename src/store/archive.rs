@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 
 use super::{Store, Stored, Updated};
-use crate::domain::archive::{archive_lines, put_back, restore, take_due, Archive, Restored};
+use crate::domain::archive::{
+    archive_lines, is_due, put_back, restore, take_due, Archive, Restored,
+};
 use crate::domain::memory::WorkspaceMemory;
 
 /// The archive's file name, beside `workspace-memory.json`.
@@ -56,11 +58,7 @@ pub fn archive_due(
             bytes: before.saturating_sub(after),
         }));
     }
-    if snapshot
-        .entries
-        .iter()
-        .all(|e| !crate::domain::archive::is_due(e, now_ms))
-    {
+    if !snapshot.entries.iter().any(|e| is_due(e, now_ms)) {
         return Ok(None);
     }
     let archive = archive_path(memory_file);
