@@ -1,5 +1,6 @@
-//! The rules of `gc --sweep`: what in the data directory is dead. Workspace memory is never
-//! on this list; everything here is short-term state or leftovers.
+//! The rules of `gc --sweep`: what in the data directory is dead. Workspace memory entries are
+//! never on this list (those superseded long ago move to the archive, see `domain::archive`);
+//! everything here is short-term state or leftovers.
 //!
 //! - a session store idle longer than the TTL (by `SessionState::last_used_ms`, else the
 //!   file's modification time);
