@@ -66,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
         'ocmem;gc' {
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only the workspace that DIR belongs to')
+            [CompletionResult]::new('--restore-archived', '--restore-archived', [CompletionResultType]::ParameterName, 'Bring the archived workspace memory entry ID back as active')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories')
             [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors that today''s rules would not record (backed up first)')

@@ -129,7 +129,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__gc)
-            opts="-h --sweep --false-positives --older-than --workspace --dry-run --json --data-dir --help"
+            opts="-h --sweep --false-positives --older-than --workspace --dry-run --restore-archived --json --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -140,6 +140,10 @@ _ocmem() {
                     return 0
                     ;;
                 --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --restore-archived)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

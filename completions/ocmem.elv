@@ -58,6 +58,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;gc'= {
             cand --older-than 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]'
             cand --workspace 'Only the workspace that DIR belongs to'
+            cand --restore-archived 'Bring the archived workspace memory entry ID back as active'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories'
             cand --false-positives 'Remove stored open errors that today''s rules would not record (backed up first)'

@@ -48,6 +48,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand promote" -l json -d 'Print t
 complete -c ocmem -n "__fish_ocmem_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l older-than -d 'With --sweep: remove sessions idle longer than DAYS (1-365) [env: OCMEM_TTL_DAYS] [default: 30]' -r
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l workspace -d 'Only the workspace that DIR belongs to' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l restore-archived -d 'Bring the archived workspace memory entry ID back as active' -r
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l sweep -d 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l false-positives -d 'Remove stored open errors that today\'s rules would not record (backed up first)'

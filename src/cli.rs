@@ -126,19 +126,22 @@ Examples:
   echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem gc
   ocmem gc --sweep --dry-run
   ocmem gc --sweep --older-than 14 --workspace ~/src/demo
-  ocmem gc --false-positives --dry-run --json"#;
+  ocmem gc --false-positives --dry-run --json
+  ocmem gc --restore-archived mem_1767225600000_k3x9qa"#;
 
 /// Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors
 ///
 /// With a session event on stdin (OpenCode's session.deleted), removes that session's file;
 /// its explicit memories are already in workspace memory. --sweep removes idle sessions, old
-/// temp files, surplus quarantined copies, stale locks and empty workspace directories.
+/// temp files, surplus quarantined copies, stale locks and empty workspace directories, and
+/// moves memory entries superseded more than 30 days ago to the workspace's archive.
+/// --restore-archived brings an archived entry back.
 /// --false-positives removes stored open errors that today's rules would not record, after
 /// backing up each session file it changes under <data dir>/backups/. Workspace memory
-/// entries are never touched.
+/// entries are never deleted.
 #[derive(Debug, Args)]
 #[command(after_help = GC_EXAMPLE)]
-#[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives"])))]
+#[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives", "restore_archived"])))]
 pub struct Gc {
     /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty
     /// workspace directories
@@ -160,6 +163,10 @@ pub struct Gc {
     /// Show what would be removed, and change nothing
     #[arg(long, requires = "mode")]
     pub dry_run: bool,
+
+    /// Bring the archived workspace memory entry ID back as active
+    #[arg(long, value_name = "ID", conflicts_with = "dry_run")]
+    pub restore_archived: Option<String>,
 
     /// Print the report as one JSON document
     #[arg(long)]

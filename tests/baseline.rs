@@ -474,7 +474,7 @@ fn a_mixed_data_dir_is_reported_in_full() {
     );
     assert_eq!(
         legacy["files"],
-        json!({"corrupt": 1, "quarantined": 1, "orphanTemp": 1, "newerVersion": 0})
+        json!({"corrupt": 1, "quarantined": 1, "orphanTemp": 1, "newerVersion": 0, "malformedArchiveLines": 0})
     );
     assert_eq!(
         legacy["bytes"].as_u64().unwrap(),

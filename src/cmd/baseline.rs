@@ -96,7 +96,15 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
             .iter()
             .map(|(path, what)| (path.clone(), what.to_string()))
             .collect(),
+        archive: read_archive_input(&files.dir)?,
     })
+}
+
+/// The memory archive, read without the lock: it is only ever appended to, in whole lines.
+fn read_archive_input(dir: &std::path::Path) -> Result<Option<audit::ArchiveInput>> {
+    let path = dir.join(crate::store::archive::ARCHIVE_FILE);
+    Ok(crate::store::archive::read_archive(&path)?
+        .map(|archive| audit::ArchiveInput { path, archive }))
 }
 
 fn read<T: Document>(store: &Store, info: &FileInfo) -> Result<StoreInput<T>> {

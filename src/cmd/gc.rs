@@ -5,7 +5,8 @@
 //! - `--false-positives`: stored open errors today's rules would not record (rules in
 //!   `domain::false_positive`), each changed session file backed up first.
 //!
-//! Workspace memory is never touched. `--dry-run` reads only, without taking any lock.
+//! Workspace memory entries are never deleted: `--sweep` moves those superseded long ago to
+//! the archive beside the store (`gc_archive`). `--dry-run` reads only, without taking any lock.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -38,6 +39,9 @@ See 'ocmem gc --help'.";
 
 impl Run for Gc {
     fn run(&self, ctx: &Context) -> Result<()> {
+        if let Some(id) = &self.restore_archived {
+            return print(&super::gc_archive::restore(ctx, self, id)?);
+        }
         if self.sweep {
             let ttl = ttl_days(self.older_than, ctx.ttl_days_env.as_deref())
                 .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e + "\n"))?;
@@ -93,6 +97,9 @@ struct Removal {
     bytes: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     idle_days: Option<i64>,
+    /// For archived entries: how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entries: Option<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -109,6 +116,7 @@ impl Sweep {
             path: path.to_path_buf(),
             bytes,
             idle_days: idle,
+            entries: None,
         });
     }
 }
@@ -140,6 +148,12 @@ fn sweep(ctx: &Context, gc: &Gc, ttl: u16) -> Result<String> {
         }
         if let Some(days) = removal.idle_days {
             notes.push(format!("idle {days} days"));
+        }
+        if let Some(n) = removal.entries {
+            notes.push(format!(
+                "{n} entries to {}",
+                super::gc_archive::ARCHIVE_NAME
+            ));
         }
         let notes = if notes.is_empty() {
             String::new()
@@ -185,6 +199,14 @@ fn sweep_workspace(
 ) -> Result<()> {
     let before = sweep.removed.len();
     let mut gone: Vec<PathBuf> = Vec::new();
+    if let Some((path, archived)) =
+        super::gc_archive::archive_memory(store, workspace, now, dry_run)?
+    {
+        sweep.push(RemovalKind::ArchivedEntries, &path, archived.bytes, None);
+        if let Some(removal) = sweep.removed.last_mut() {
+            removal.entries = Some(archived.entries);
+        }
+    }
 
     for session in &workspace.sessions {
         let last_used = |snapshot: &Stored<SessionState>| match snapshot {

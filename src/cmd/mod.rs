@@ -5,6 +5,7 @@
 pub mod baseline;
 pub mod compact;
 pub mod gc;
+pub mod gc_archive;
 pub mod input;
 pub mod promote;
 pub mod render;

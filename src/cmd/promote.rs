@@ -11,7 +11,7 @@ use crate::cli::Promote;
 use crate::context::Context;
 use crate::domain::candidates::{gate, parse_candidates, Candidate};
 use crate::domain::memory::{
-    merge, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
+    merge_all, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
 };
 use crate::domain::secrets::scrub;
 use crate::domain::session::SessionState;
@@ -80,19 +80,15 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
             &workspace.memory_file(),
             || WorkspaceMemory::new(&workspace.root, &workspace.key),
             |memory| {
-                let outcomes: Vec<Merged> = passed
-                    .iter()
-                    .map(|c| {
-                        let new = NewMemory {
-                            kind: c.kind,
-                            text: c.text.clone(),
-                            rationale: c.rationale.clone(),
-                            source: Source::Compaction,
-                            confidence: COMPACTION_CONFIDENCE,
-                        };
-                        merge(memory, new, ctx.now_ms)
-                    })
-                    .collect();
+                let news = passed.iter().map(|c| NewMemory {
+                    kind: c.kind,
+                    text: c.text.clone(),
+                    rationale: c.rationale.clone(),
+                    source: Source::Compaction,
+                    confidence: COMPACTION_CONFIDENCE,
+                });
+                // One batch: the store's keys are read once, not once per candidate.
+                let outcomes = merge_all(memory, news, ctx.now_ms);
                 if outcomes
                     .iter()
                     .any(|m| matches!(m, Merged::Added { .. } | Merged::Replaced { .. }))

@@ -94,16 +94,21 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     Ok(format!("{}\n", blocks.join("\n\n")))
 }
 
+/// An entry to list as pending, and whether it is a decision.
+type Pending = (Value, bool);
+
 /// Writes captured memories to workspace memory at once, so a crash never loses them, and
-/// returns the entries that are new (to list as pending in the session).
+/// returns the entries that are new (to list as pending in the session) and, when `render`,
+/// the block of the memory as it stood before them (read once, not again for the block).
 fn store_captured(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
     captured: &[ExplicitMemory],
-) -> Result<Vec<(Value, bool)>> {
+    render: bool,
+) -> Result<(Vec<Pending>, Option<String>)> {
     if captured.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let as_new = |capture: &ExplicitMemory| NewMemory {
         kind: capture.kind,
@@ -116,6 +121,7 @@ fn store_captured(
         &workspace.memory_file(),
         || WorkspaceMemory::new(&workspace.root, &workspace.key),
         |memory| {
+            let block = render.then(|| render_block(memory, Some(ctx.now_ms)));
             let mut new_entries = Vec::new();
             for capture in captured {
                 if let Merged::Added { id } | Merged::Replaced { id, .. } =
@@ -127,24 +133,28 @@ fn store_captured(
             if !new_entries.is_empty() {
                 memory.updated_at = format_rfc3339_ms(ctx.now_ms);
             }
-            new_entries
+            (new_entries, block)
         },
     )?;
-    let entries = match updated {
+    let (entries, block) = match updated {
         Updated::Done { result, .. } => result,
         // Kept in the session instead: the warning said why the workspace file was left alone.
-        Updated::LeftNewer => captured
-            .iter()
-            .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
-            .collect(),
+        Updated::LeftNewer => (
+            captured
+                .iter()
+                .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
+                .collect(),
+            None,
+        ),
     };
-    Ok(entries
+    let pending = entries
         .into_iter()
         .map(|e| {
             let is_decision = e.kind == MemoryType::Decision;
             (serde_json::to_value(e).unwrap_or(Value::Null), is_decision)
         })
-        .collect())
+        .collect();
+    Ok((pending, block))
 }
 
 /// The workspace block as memory stands now.
@@ -182,16 +192,21 @@ fn update_session(
         || SessionState::new(session_id),
         |state| -> Result<(String, String)> {
             let before = state.clone();
-            if state.frozen_workspace_block.is_none() {
-                // Frozen as memory stands before this message's own memories join it: those
-                // show under pending_memories until the next promote.
-                state.frozen_workspace_block = Some(current_block(ctx, store, workspace)?);
-            }
             let captured = match message.id {
                 Some(id) if state.has_captured(id) => &[],
                 _ => message.captured,
             };
-            let pending = store_captured(ctx, store, workspace, captured)?;
+            let freeze = state.frozen_workspace_block.is_none();
+            // Frozen as memory stands before this message's own memories join it: those show
+            // under pending_memories until the next promote. Filing them renders that block
+            // from the store it already read.
+            let (pending, rendered) = store_captured(ctx, store, workspace, captured, freeze)?;
+            if freeze {
+                state.frozen_workspace_block = Some(match rendered {
+                    Some(block) => block,
+                    None => current_block(ctx, store, workspace)?,
+                });
+            }
             let captured_any = !pending.is_empty();
             for (entry, is_decision) in pending {
                 state.add_pending(entry, is_decision);
@@ -216,7 +231,7 @@ fn update_session(
         // The session store belongs to a newer ocmem: the memories are still filed.
         Updated::LeftNewer => {
             let block = current_block(ctx, store, workspace)?;
-            store_captured(ctx, store, workspace, message.captured)?;
+            store_captured(ctx, store, workspace, message.captured, false)?;
             Ok((block, String::new()))
         }
     }

@@ -72,6 +72,15 @@ pub struct WorkspaceInput {
     pub bytes: u64,
     /// Lock paths holding something other than a regular file, and what it is.
     pub bad_locks: Vec<(PathBuf, String)>,
+    /// `workspace-memory.archive.jsonl`, when there is one.
+    pub archive: Option<ArchiveInput>,
+}
+
+/// The archive of entries moved out of the memory store, as read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArchiveInput {
+    pub path: PathBuf,
+    pub archive: super::archive::Archive,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +119,8 @@ pub struct WorkspaceAudit {
     /// The memory store's format version, when it was read or is newer than this build's.
     pub memory_version: Option<u64>,
     pub entries: Entries,
+    /// Distinct entries in the archive beside the memory store.
+    pub archived: u64,
     /// Characters of the block `render` would print now.
     pub rendered_chars: u64,
     /// The store's `limits.maxRenderedChars`; `None` without a readable memory store.
@@ -293,6 +304,8 @@ pub struct Files {
     pub orphan_temp: u64,
     /// Live stores written by a newer format version.
     pub newer_version: u64,
+    /// Lines of the memory archive that are not an entry.
+    pub malformed_archive_lines: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -300,6 +313,7 @@ pub struct Files {
 pub struct Totals {
     pub workspaces: u64,
     pub entries: Entries,
+    pub archived: u64,
     pub rendered_chars: u64,
     /// The sum of the budgets of the readable memory stores.
     pub budget_chars: u64,
@@ -406,6 +420,7 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
         memory: StoreState::Missing,
         memory_version: None,
         entries: Entries::default(),
+        archived: 0,
         rendered_chars: 0,
         budget_chars: None,
         secrets: Secrets::default(),
@@ -521,6 +536,25 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
                 relative(path, &input.dir)
             ),
         ));
+    }
+
+    if let Some(archive) = &input.archive {
+        audit.archived = archive.archive.entries.len() as u64;
+        let name = relative(&archive.path, &input.dir);
+        for bad in &archive.archive.malformed {
+            audit.files.malformed_archive_lines += 1;
+            problems.push(problem(
+                ProblemKind::Corrupt,
+                &archive.path,
+                None,
+                None,
+                format!(
+                    "{name}: line {} is not an archived entry ({})",
+                    bad.line,
+                    quote(&bad.reason)
+                ),
+            ));
+        }
     }
 
     let mut oldest_used: Option<i64> = None;
@@ -690,6 +724,7 @@ fn totals(workspaces: &[WorkspaceAudit], problems: u64) -> Totals {
     let mut totals = Totals {
         workspaces: workspaces.len() as u64,
         entries: Entries::default(),
+        archived: 0,
         rendered_chars: 0,
         budget_chars: 0,
         secrets: Secrets::default(),
@@ -702,6 +737,8 @@ fn totals(workspaces: &[WorkspaceAudit], problems: u64) -> Totals {
     };
     for w in workspaces {
         totals.entries.add(&w.entries);
+        totals.archived += w.archived;
+        totals.files.malformed_archive_lines += w.files.malformed_archive_lines;
         totals.rendered_chars += w.rendered_chars;
         totals.budget_chars += w.budget_chars.unwrap_or(0);
         totals.secrets.entries += w.secrets.entries;
@@ -1080,6 +1117,7 @@ mod tests {
             orphan_temp_files: 2,
             bytes: 4096,
             bad_locks: Vec::new(),
+            archive: None,
         }
     }
 

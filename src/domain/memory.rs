@@ -9,6 +9,12 @@
 //!   plus confidence × 10; ties go to the most recently updated, then to the id.
 //! - The cap never deletes: active entries beyond the top 28 are marked `capped` and not
 //!   rendered, and come back when higher-ranked ones go.
+//! - Cost grows linearly with the store, which only ever grows: a batch of merges finds
+//!   collisions through one map of canonical keys, and the rendered top entries are picked by
+//!   one selection, never by comparing entries pairwise.
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
@@ -214,11 +220,40 @@ impl Merged {
 /// Type + canonical text: NFKC, lowercase, every run of punctuation or whitespace folded to
 /// one space, trimmed.
 pub fn canonical_key(kind: MemoryType, text: &str) -> String {
+    work::count(&work::KEYS);
     let mut key = String::with_capacity(text.len() + 10);
     key.push_str(kind.as_str());
     key.push(':');
+    // ASCII is its own NFKC form: normalising it would only cost time, on every entry.
+    if text.is_ascii() {
+        fold_ascii_into(&mut key, text.as_bytes());
+    } else {
+        fold_into(&mut key, text.nfkc().flat_map(char::to_lowercase));
+    }
+    key
+}
+
+/// `fold_into` for ASCII text, a byte at a time.
+fn fold_ascii_into(key: &mut String, text: &[u8]) {
+    let (mut started, mut gap) = (false, false);
+    for &b in text {
+        if b.is_ascii_alphanumeric() {
+            if gap && started {
+                key.push(' ');
+            }
+            key.push(char::from(b.to_ascii_lowercase()));
+            (started, gap) = (true, false);
+        } else {
+            gap = true;
+        }
+    }
+}
+
+/// Appends the alphanumeric characters of `chars`, each run of others folded to one space
+/// between words.
+fn fold_into(key: &mut String, chars: impl Iterator<Item = char>) {
     let mut gap = false;
-    for c in text.nfkc().flat_map(char::to_lowercase) {
+    for c in chars {
         if c.is_alphanumeric() {
             if gap && !key.ends_with(':') {
                 key.push(' ');
@@ -229,7 +264,6 @@ pub fn canonical_key(kind: MemoryType, text: &str) -> String {
             gap = true;
         }
     }
-    key
 }
 
 /// Text as stored: neutralised (one line, secrets scrubbed, no block structure), at most
@@ -272,24 +306,114 @@ pub fn stale_after_days(kind: MemoryType) -> Option<u64> {
     }
 }
 
+/// Best first: rank, then the most recently updated, then the id, then store order (`at`).
+fn by_rank(a: (usize, &MemoryEntry), b: (usize, &MemoryEntry)) -> Ordering {
+    work::count(&work::COMPARISONS);
+    let ((at_a, a), (at_b, b)) = (a, b);
+    rank(b)
+        .total_cmp(&rank(a))
+        .then_with(|| b.updated_at.cmp(&a.updated_at))
+        .then_with(|| a.id.cmp(&b.id))
+        .then_with(|| at_a.cmp(&at_b))
+}
+
 /// Active entries, best first.
 pub fn ranked(memory: &WorkspaceMemory) -> Vec<&MemoryEntry> {
-    let mut active: Vec<&MemoryEntry> = memory
+    top_ranked(memory, usize::MAX)
+}
+
+/// The best `limit` active entries, best first: one selection over the store, then a sort of
+/// those only.
+pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
+    let mut active: Vec<(usize, &MemoryEntry)> = memory
         .entries
         .iter()
-        .filter(|e| e.status == EntryStatus::Active)
+        .enumerate()
+        .filter(|(_, e)| e.status == EntryStatus::Active)
         .collect();
-    active.sort_by(|a, b| {
-        rank(b)
-            .total_cmp(&rank(a))
-            .then_with(|| b.updated_at.cmp(&a.updated_at))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    active
+    if limit < active.len() {
+        active.select_nth_unstable_by(limit, |a, b| by_rank(*a, *b));
+        active.truncate(limit);
+    }
+    active.sort_unstable_by(|a, b| by_rank(*a, *b));
+    active.into_iter().map(|(_, e)| e).collect()
+}
+
+/// The active entries of a store by canonical key, in store order (a store written by hand or
+/// by another tool may hold several), so that merging finds a collision without comparing the
+/// new memory with every entry.
+struct ActiveKeys(HashMap<String, Vec<usize>>);
+
+impl ActiveKeys {
+    fn of(memory: &WorkspaceMemory) -> Self {
+        let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, entry) in memory.entries.iter().enumerate() {
+            if entry.status == EntryStatus::Active {
+                keys.entry(canonical_key(entry.kind, &entry.text))
+                    .or_default()
+                    .push(at);
+            }
+        }
+        ActiveKeys(keys)
+    }
+
+    /// The first active entry with `key`.
+    fn first(&self, key: &str) -> Option<usize> {
+        self.0.get(key).and_then(|at| at.first().copied())
+    }
+
+    /// The first entry with `key` is superseded by a new one at `at`, the end of the store.
+    fn replace_first(&mut self, key: &str, at: usize) {
+        if let Some(list) = self.0.get_mut(key) {
+            if !list.is_empty() {
+                list.remove(0);
+            }
+        }
+        self.add(key, at);
+    }
+
+    fn add(&mut self, key: &str, at: usize) {
+        self.0.entry(key.to_string()).or_default().push(at);
+    }
 }
 
 /// Merges one memory, then re-marks which entries are beyond the cap.
 pub fn merge(memory: &mut WorkspaceMemory, new: NewMemory, now_ms: i64) -> Merged {
+    merge_all(memory, [new], now_ms)
+        .pop()
+        .unwrap_or(Merged::Empty)
+}
+
+/// Merges memories in order, each seeing the ones before it, as `merge` one by one would;
+/// then re-marks the cap once, when anything was added.
+pub fn merge_all(
+    memory: &mut WorkspaceMemory,
+    news: impl IntoIterator<Item = NewMemory>,
+    now_ms: i64,
+) -> Vec<Merged> {
+    let mut keys: Option<ActiveKeys> = None;
+    let mut added = false;
+    let outcomes: Vec<Merged> = news
+        .into_iter()
+        .map(|new| {
+            let merged = merge_one(memory, &mut keys, new, now_ms);
+            added |= matches!(merged, Merged::Added { .. } | Merged::Replaced { .. });
+            merged
+        })
+        .collect();
+    if added {
+        mark_capped(memory);
+    }
+    outcomes
+}
+
+/// One merge, with the key map built on first need (an empty text needs none).
+fn merge_one(
+    memory: &mut WorkspaceMemory,
+    keys: &mut Option<ActiveKeys>,
+    new: NewMemory,
+    now_ms: i64,
+) -> Merged {
     let text = clean_text(&new.text, MAX_TEXT_CHARS);
     if text.is_empty() {
         return Merged::Empty;
@@ -300,13 +424,11 @@ pub fn merge(memory: &mut WorkspaceMemory, new: NewMemory, now_ms: i64) -> Merge
         .map(|r| clean_text(r, MAX_RATIONALE_CHARS))
         .filter(|r| !r.is_empty());
     let key = canonical_key(new.kind, &text);
-    let existing = memory
-        .entries
-        .iter_mut()
-        .find(|e| e.status == EntryStatus::Active && canonical_key(e.kind, &e.text) == key);
+    let keys = keys.get_or_insert_with(|| ActiveKeys::of(memory));
     let now = format_rfc3339_ms(now_ms);
-    let superseded = match existing {
-        Some(old) => {
+    let superseded = match keys.first(&key) {
+        Some(at) => {
+            let old = &mut memory.entries[at];
             let stronger = new.source.priority() > old.source.priority()
                 || (new.source == old.source && new.confidence > old.confidence);
             if !stronger {
@@ -330,14 +452,20 @@ pub fn merge(memory: &mut WorkspaceMemory, new: NewMemory, now_ms: i64) -> Merge
     );
     entry.supersedes = superseded.clone().map(Value::String);
     let id = entry.id.clone();
+    let at = memory.entries.len();
     memory.entries.push(entry);
-    mark_capped(memory);
     match superseded {
-        Some(old) => Merged::Replaced {
-            id,
-            superseded: old,
-        },
-        None => Merged::Added { id },
+        Some(old) => {
+            keys.replace_first(&key, at);
+            Merged::Replaced {
+                id,
+                superseded: old,
+            }
+        }
+        None => {
+            keys.add(&key, at);
+            Merged::Added { id }
+        }
     }
 }
 
@@ -390,9 +518,8 @@ fn build_entry(
 /// Marks the active entries beyond the top `MAX_RENDERED_ENTRIES` as capped, and clears the
 /// mark of those back within it.
 pub fn mark_capped(memory: &mut WorkspaceMemory) {
-    let keep: Vec<String> = ranked(memory)
+    let keep: HashSet<String> = top_ranked(memory, MAX_RENDERED_ENTRIES)
         .into_iter()
-        .take(MAX_RENDERED_ENTRIES)
         .map(|e| e.id.clone())
         .collect();
     for entry in &mut memory.entries {
@@ -423,9 +550,8 @@ pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
         .map(|t| format!("{}:", t.as_str()))
         .collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    let lines: Vec<(usize, String)> = ranked(memory)
+    let lines: Vec<(usize, String)> = top_ranked(memory, MAX_RENDERED_ENTRIES)
         .into_iter()
-        .take(MAX_RENDERED_ENTRIES)
         .map(|entry| {
             let section = MemoryType::ALL
                 .iter()
@@ -454,6 +580,35 @@ fn age_marker(entry: &MemoryEntry, now_ms: Option<i64>) -> Option<i64> {
     let updated = parse_rfc3339(&entry.updated_at)?;
     let days = (now_ms? - updated) / DAY_MS;
     (days > stale_after).then_some(days)
+}
+
+/// Counts of the domain's unit work (canonical keys made, ranking comparisons), so tests can
+/// prove the cost grows linearly with the store without timing anything. Free outside tests.
+mod work {
+    #[cfg(test)]
+    thread_local! {
+        pub static KEYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        pub static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    #[cfg(not(test))]
+    pub struct Never;
+    #[cfg(not(test))]
+    pub const KEYS: Never = Never;
+    #[cfg(not(test))]
+    pub const COMPARISONS: Never = Never;
+
+    #[cfg(test)]
+    pub fn count(counter: &'static std::thread::LocalKey<std::cell::Cell<u64>>) {
+        counter.with(|c| c.set(c.get() + 1));
+    }
+    #[cfg(not(test))]
+    #[inline(always)]
+    pub fn count(_: &Never) {}
+
+    #[cfg(test)]
+    pub fn take(counter: &'static std::thread::LocalKey<std::cell::Cell<u64>>) -> u64 {
+        counter.with(|c| c.replace(0))
+    }
 }
 
 #[cfg(test)]
@@ -806,6 +961,270 @@ mod tests {
         assert!(back["entries"][0].get("capped").is_none());
     }
 
+    /// `merge` as it was first written: a scan of every entry for the collision, a full sort
+    /// for the cap after each merge. The reference the indexed batch must match.
+    fn reference_merge(memory: &mut WorkspaceMemory, new: NewMemory, now_ms: i64) -> Merged {
+        let text = clean_text(&new.text, MAX_TEXT_CHARS);
+        if text.is_empty() {
+            return Merged::Empty;
+        }
+        let rationale = new
+            .rationale
+            .as_deref()
+            .map(|r| clean_text(r, MAX_RATIONALE_CHARS))
+            .filter(|r| !r.is_empty());
+        let key = canonical_key(new.kind, &text);
+        let now = format_rfc3339_ms(now_ms);
+        let existing = memory
+            .entries
+            .iter_mut()
+            .find(|e| e.status == EntryStatus::Active && canonical_key(e.kind, &e.text) == key);
+        let superseded = match existing {
+            Some(old) => {
+                let stronger = new.source.priority() > old.source.priority()
+                    || (new.source == old.source && new.confidence > old.confidence);
+                if !stronger {
+                    return Merged::Duplicate { id: old.id.clone() };
+                }
+                old.status = EntryStatus::Superseded;
+                old.capped = false;
+                old.updated_at = now.clone();
+                Some(old.id.clone())
+            }
+            None => None,
+        };
+        let salt = memory.entries.len();
+        let mut entry = build_entry(
+            new.kind,
+            text,
+            rationale,
+            new.source,
+            new.confidence,
+            now_ms,
+            salt,
+        );
+        entry.supersedes = superseded.clone().map(Value::String);
+        let id = entry.id.clone();
+        memory.entries.push(entry);
+        let mut all: Vec<&MemoryEntry> = memory
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Active)
+            .collect();
+        all.sort_by(|a, b| {
+            rank(b)
+                .total_cmp(&rank(a))
+                .then_with(|| b.updated_at.cmp(&a.updated_at))
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        let keep: Vec<String> = all
+            .iter()
+            .take(MAX_RENDERED_ENTRIES)
+            .map(|e| e.id.clone())
+            .collect();
+        for entry in &mut memory.entries {
+            entry.capped = entry.status == EntryStatus::Active && !keep.contains(&entry.id);
+        }
+        match superseded {
+            Some(old) => Merged::Replaced {
+                id,
+                superseded: old,
+            },
+            None => Merged::Added { id },
+        }
+    }
+
+    /// A store of `n` entries as years of compactions leave it: every type and source, a
+    /// third superseded, some texts sharing a key, non-ASCII ones among them.
+    fn grown_store(n: usize) -> WorkspaceMemory {
+        let mut memory = WorkspaceMemory::new("/r", "k");
+        for i in 0..n {
+            let kind = MemoryType::ALL[i % 4];
+            let source = [Source::Compaction, Source::Explicit, Source::Manual][i % 7 % 3];
+            let text = match i % 5 {
+                0 => format!("Deploys of service {} go through the staging queue", i / 2),
+                1 => format!("Ｒｅｐｌｙ in Traditional Chinese for module {i}"),
+                _ => format!("The build of package {i} uses the shared pnpm cache"),
+            };
+            let mut entry = build_entry(kind, text, None, source, 0.75, i as i64 * 1000, i);
+            if i % 3 == 0 {
+                entry.status = EntryStatus::Superseded;
+            }
+            memory.entries.push(entry);
+        }
+        memory
+    }
+
+    fn batch(at: usize) -> Vec<NewMemory> {
+        (0..30)
+            .map(|i| {
+                let text = match i % 3 {
+                    // collides with an old entry, weaker or stronger
+                    0 => format!(
+                        "the build of package {} uses the shared PNPM cache!",
+                        i * 7 + at
+                    ),
+                    // collides with an earlier one of this batch
+                    1 => "Deploys always go through the staging queue first".to_string(),
+                    _ => format!("Reports of tenant {i} are generated nightly at two"),
+                };
+                let source = if i % 4 == 0 {
+                    Source::Manual
+                } else {
+                    Source::Compaction
+                };
+                new(
+                    MemoryType::ALL[(i * 7 + at) % 4],
+                    &text,
+                    source,
+                    0.75 + i as f64 / 100.0,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_merge_does_the_same_as_merging_one_by_one() {
+        for n in [0, 1, 5, 29, 60, 200] {
+            let mut reference = grown_store(n);
+            let mut indexed = reference.clone();
+            let expected: Vec<Merged> = batch(n)
+                .into_iter()
+                .map(|m| reference_merge(&mut reference, m, 5_000_000))
+                .collect();
+            let got = merge_all(&mut indexed, batch(n), 5_000_000);
+            assert_eq!(got, expected, "outcomes, {n} entries");
+            assert_eq!(indexed, reference, "store, {n} entries");
+            assert_eq!(
+                render_block(&indexed, Some(6_000_000)),
+                render_block(&reference, Some(6_000_000))
+            );
+        }
+    }
+
+    #[test]
+    fn a_store_holding_the_same_key_twice_merges_as_before() {
+        // Another tool may have stored two active entries with one key: the first is the one
+        // a merge meets, then the second.
+        let mut memory = WorkspaceMemory::new("/r", "k");
+        for i in 0..2 {
+            let mut entry = build_entry(
+                MemoryType::Project,
+                "Uses the pnpm cache".into(),
+                None,
+                Source::Compaction,
+                0.5,
+                i,
+                i as usize,
+            );
+            entry.id = format!("mem_{i}_dup");
+            memory.entries.push(entry);
+        }
+        let mut reference = memory.clone();
+        let stronger = |c| {
+            new(
+                MemoryType::Project,
+                "uses the PNPM cache",
+                Source::Compaction,
+                c,
+            )
+        };
+        let news = [stronger(0.6), stronger(0.7), stronger(0.8)];
+        let expected: Vec<Merged> = news
+            .iter()
+            .cloned()
+            .map(|m| reference_merge(&mut reference, m, 9))
+            .collect();
+        assert_eq!(merge_all(&mut memory, news, 9), expected);
+        assert_eq!(memory, reference);
+        assert_eq!(
+            expected[1],
+            Merged::Replaced {
+                id: memory.entries[3].id.clone(),
+                superseded: "mem_1_dup".into()
+            }
+        );
+    }
+
+    #[test]
+    fn merging_and_rendering_a_grown_store_costs_linear_work() {
+        const N: usize = 10_000;
+        let mut memory = grown_store(N);
+        work::take(&work::KEYS);
+        work::take(&work::COMPARISONS);
+        let outcomes = merge_all(&mut memory, batch(N), 5_000_000);
+        assert_eq!(outcomes.len(), 30);
+        assert!(outcomes
+            .iter()
+            .any(|m| matches!(m, Merged::Replaced { .. })));
+        let keys = work::take(&work::KEYS);
+        let comparisons = work::take(&work::COMPARISONS);
+        // Each active entry's key once, and each new memory's twice (its key, its id).
+        assert!(
+            keys <= N as u64 + 2 * 30,
+            "{keys} canonical keys for {N} entries"
+        );
+        // One selection and one sort of 28: a small multiple of the store, not n log n per
+        // merge (which is millions here).
+        assert!(
+            comparisons <= 4 * N as u64,
+            "{comparisons} comparisons to cap {N} entries"
+        );
+
+        let block = render_block(&memory, Some(6_000_000));
+        assert_eq!(
+            block.lines().filter(|l| l.starts_with("- ")).count(),
+            MAX_RENDERED_ENTRIES
+        );
+        let comparisons = work::take(&work::COMPARISONS);
+        assert!(
+            comparisons <= 4 * N as u64,
+            "{comparisons} comparisons to render {N} entries"
+        );
+        assert_eq!(work::take(&work::KEYS), 0);
+
+        // The counters tell the two apart: merging one at a time against every entry makes a
+        // key per active entry for each memory, past the bound after three.
+        let mut reference = grown_store(N);
+        for m in batch(N).into_iter().take(3) {
+            reference_merge(&mut reference, m, 5_000_000);
+        }
+        let keys = work::take(&work::KEYS);
+        assert!(keys > N as u64 + 2 * 30, "{keys} keys one at a time");
+    }
+
+    #[test]
+    fn top_ranked_is_the_head_of_the_full_ranking() {
+        let mut memory = grown_store(300);
+        // Ties on rank and time: ids and then store order decide.
+        for entry in memory.entries.iter_mut().take(40) {
+            entry.updated_at = "2026-01-01T00:00:00.000Z".into();
+        }
+        let all: Vec<&str> = ranked(&memory).iter().map(|e| e.id.as_str()).collect();
+        for limit in [0, 1, 28, 150, 1000] {
+            let top: Vec<&str> = top_ranked(&memory, limit)
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect();
+            assert_eq!(top, all[..limit.min(all.len())], "limit {limit}");
+        }
+    }
+
+    #[test]
+    fn ascii_keys_fold_as_the_normalised_ones_do() {
+        for text in [
+            "OpenCode uses NPM CACHE -- for plugin_loading!!",
+            "  leading and trailing  ",
+            "x",
+            "",
+            "tabs\tand\nnewlines",
+        ] {
+            let mut slow = String::from("project:");
+            fold_into(&mut slow, text.nfkc().flat_map(char::to_lowercase));
+            assert_eq!(canonical_key(MemoryType::Project, text), slow, "{text:?}");
+        }
+    }
+
     proptest! {
         // Each case merges up to 60 entries; fewer cases keep the debug test run short.
         #![proptest_config(ProptestConfig::with_cases(64))]
@@ -832,6 +1251,13 @@ mod tests {
                 let shown = block.lines().filter(|l| l.starts_with("- ")).count();
                 prop_assert!(shown <= MAX_RENDERED_ENTRIES);
             }
+        }
+
+        #[test]
+        fn ascii_keys_are_the_normalised_keys(text in "[ -~\t\n]{0,80}") {
+            let mut slow = String::from("decision:");
+            fold_into(&mut slow, text.nfkc().flat_map(char::to_lowercase));
+            prop_assert_eq!(canonical_key(MemoryType::Decision, &text), slow);
         }
 
         #[test]

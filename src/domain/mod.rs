@@ -1,6 +1,7 @@
 //! Pure domain logic: functions from data to data, with no I/O, no clock and no environment.
 
 pub mod active_files;
+pub mod archive;
 pub mod audit;
 pub mod candidates;
 pub mod command;

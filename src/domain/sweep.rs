@@ -1,5 +1,6 @@
-//! The rules of `gc --sweep`: what in the data directory is dead. Workspace memory is never
-//! on this list; everything here is short-term state or leftovers.
+//! The rules of `gc --sweep`: what in the data directory is dead. Workspace memory entries are
+//! never on this list (those superseded long ago move to the archive, see `domain::archive`);
+//! everything here is short-term state or leftovers.
 //!
 //! - a session store idle longer than the TTL (by `SessionState::last_used_ms`, else the
 //!   file's modification time);
@@ -24,6 +25,8 @@ pub enum RemovalKind {
     SurplusQuarantined,
     StaleLock,
     EmptyDirectory,
+    /// Memory entries superseded long ago, moved to the archive (see `domain::archive`).
+    ArchivedEntries,
 }
 
 impl RemovalKind {
@@ -34,6 +37,7 @@ impl RemovalKind {
             RemovalKind::SurplusQuarantined => "surplus-quarantined",
             RemovalKind::StaleLock => "stale-lock",
             RemovalKind::EmptyDirectory => "empty-directory",
+            RemovalKind::ArchivedEntries => "archived-entries",
         }
     }
 }
