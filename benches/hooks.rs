@@ -559,11 +559,16 @@ fn main() {
         .collect();
     let mut cases = Vec::new();
     for (count, dir) in counts.iter().zip(&dirs) {
-        let sessions = if *count == 1 { "session" } else { "sessions" };
+        let sessions = match count {
+            1 => "1 session".to_string(),
+            // Thousands apart by a space, as in the other rows.
+            _ if *count >= 1_000 => format!("{} {:03} sessions", count / 1_000, count % 1_000),
+            _ => format!("{count} sessions"),
+        };
         let relative = |row: usize| (*count > 1).then_some(Target::TimesRow(row, 1.25));
         let frozen = &frozen;
         cases.push(case(
-            format!("tool-after read, {count} {sessions}"),
+            format!("tool-after read, {sessions}"),
             relative(0),
             move |i| {
                 let event = read_event(
@@ -575,7 +580,7 @@ fn main() {
             },
         ));
         cases.push(case(
-            format!("render frozen, {count} {sessions}"),
+            format!("render frozen, {sessions}"),
             relative(1),
             move |_| Run::ocmem(dir, &["render"], frozen).time(),
         ));
