@@ -1,5 +1,7 @@
 //! The command line, declared once here (later also the source of completions and man pages).
 
+pub mod hook_argv;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};

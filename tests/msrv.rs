@@ -2,7 +2,7 @@
 //! README must state the same version.
 //!
 //! What a package needs is its own `rust-version`, or the first Rust release of its edition,
-//! whichever is newer. Packages come from `cargo metadata` for the host platform (packages of
+//! whichever is newer. What the project's own files use is in `OWN_NEEDS`. Packages come from `cargo metadata` for the host platform (packages of
 //! other platforms are not downloaded by a build here, and asking for them would need the
 //! network).
 
@@ -16,6 +16,13 @@ const EDITION_FLOOR: [(&str, &str); 4] = [
     ("2018", "1.31"),
     ("2021", "1.56"),
     ("2024", "1.85"),
+];
+
+/// What the project's own files use that needs a newer Rust or Cargo: (file, text found in
+/// it, the first release that understands it).
+const OWN_NEEDS: [(&str, &str, &str); 2] = [
+    ("src/store/lock.rs", ".try_lock()", "1.89"),
+    (".cargo/config.toml", "\"host-tuple\"", "1.91"),
 ];
 
 /// `1.85`, `1.85.0` → (1, 85, 0).
@@ -110,6 +117,31 @@ fn rust_version_covers_every_locked_package() {
         "rust-version {declared:?} is older than what locked packages need:\n{}",
         too_new.join("\n")
     );
+}
+
+fn declared() -> (u64, u64, u64) {
+    let manifest = include_str!("../Cargo.toml");
+    let text = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("rust-version = "))
+        .expect("Cargo.toml declares rust-version");
+    version(text.trim_matches('"'))
+}
+
+#[test]
+fn rust_version_covers_what_our_own_files_use() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (file, text, needs) in OWN_NEEDS {
+        let content = std::fs::read_to_string(root.join(file))
+            .unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+        if content.contains(text) {
+            assert!(
+                declared() >= version(needs),
+                "{file} uses {text}, which needs Rust {needs}; rust-version is {:?}",
+                declared()
+            );
+        }
+    }
 }
 
 #[test]

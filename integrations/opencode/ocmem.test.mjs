@@ -1,7 +1,7 @@
 // Tests of the OpenCode plugin against the real ocmem binary (OCMEM_BIN) and a private data
 // directory (OCMEM_DATA_DIR), with a stand-in for OpenCode's client. Run by
 // `cargo test --test opencode_plugin`, or directly:
-//   OCMEM_BIN=target/debug/ocmem OCMEM_DATA_DIR=$(mktemp -d) node --test integrations/opencode/
+//   OCMEM_BIN=target/x86_64-unknown-linux-gnu/debug/ocmem OCMEM_DATA_DIR=$(mktemp -d) node --test integrations/opencode/
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
