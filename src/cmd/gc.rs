@@ -8,7 +8,7 @@
 //! Workspace memory entries are never deleted: `--sweep` moves those superseded long ago to
 //! the archive beside the store (`gc_archive`). `--dry-run` reads only, without taking any lock.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -198,7 +198,13 @@ fn sweep_workspace(
     sweep: &mut Sweep,
 ) -> Result<()> {
     let before = sweep.removed.len();
-    let mut gone: Vec<PathBuf> = Vec::new();
+    // Sets, not lists: a sweep may remove tens of thousands of files.
+    let mut gone: HashSet<PathBuf> = HashSet::new();
+    let lock_bytes_by_path: HashMap<&Path, u64> = workspace
+        .locks
+        .iter()
+        .map(|l| (l.path.as_path(), l.bytes))
+        .collect();
     if let Some((path, archived)) =
         super::gc_archive::archive_memory(store, workspace, now, dry_run)?
     {
@@ -223,11 +229,10 @@ fn sweep_workspace(
             continue;
         };
         let lock = lock_path(&session.path);
-        let lock_bytes = workspace
-            .locks
-            .iter()
-            .find(|l| l.path == lock)
-            .map_or(0, |l| l.bytes);
+        let lock_bytes = lock_bytes_by_path
+            .get(lock.as_path())
+            .copied()
+            .unwrap_or(0);
         let removed = if dry_run {
             Some(session.bytes + lock_bytes)
         } else {
@@ -241,8 +246,8 @@ fn sweep_workspace(
                     bytes,
                     Some(idle_days(used, now)),
                 );
-                gone.push(session.path.clone());
-                gone.push(lock);
+                gone.insert(session.path.clone());
+                gone.insert(lock);
             }
             None => sweep
                 .kept
@@ -288,7 +293,7 @@ fn sweep_workspace(
         let removed = dry_run || store.remove_unused_lock(&lock.path)?;
         if removed {
             sweep.push(RemovalKind::StaleLock, &lock.path, lock.bytes, None);
-            gone.push(lock.path.clone());
+            gone.insert(lock.path.clone());
         }
     }
 
@@ -345,7 +350,7 @@ fn sweep_workspace(
 
 fn remove(
     sweep: &mut Sweep,
-    gone: &mut Vec<PathBuf>,
+    gone: &mut HashSet<PathBuf>,
     kind: RemovalKind,
     file: &FileInfo,
     dry_run: bool,
@@ -356,7 +361,7 @@ fn remove(
         remove_file(&file.path)?
     };
     sweep.push(kind, &file.path, bytes, None);
-    gone.push(file.path.clone());
+    gone.insert(file.path.clone());
     Ok(())
 }
 
