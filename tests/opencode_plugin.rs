@@ -1,7 +1,9 @@
 //! The OpenCode plugin's own tests (`integrations/opencode/ocmem.test.mjs`), run with Node's
 //! test runner against the binary built here, in a private data directory.
 
-use std::process::Command;
+use std::time::Duration;
+
+use assert_cmd::Command;
 
 #[test]
 fn the_opencode_plugin_passes_its_tests() {
@@ -10,6 +12,8 @@ fn the_opencode_plugin_passes_its_tests() {
     let scratch = tempfile::tempdir().unwrap();
     let plugin_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode");
     let out = Command::new("node")
+        // The whole run takes seconds; a hung plugin call fails the test instead of the suite.
+        .timeout(Duration::from_secs(180))
         .arg("--test")
         .arg(&plugin_dir)
         .env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"))

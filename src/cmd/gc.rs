@@ -229,10 +229,7 @@ fn sweep_workspace(
             continue;
         };
         let lock = lock_path(&session.path);
-        let lock_bytes = lock_bytes_by_path
-            .get(lock.as_path())
-            .copied()
-            .unwrap_or(0);
+        let lock_bytes = lock_bytes_by_path.get(lock.as_path()).copied().unwrap_or(0);
         let removed = if dry_run {
             Some(session.bytes + lock_bytes)
         } else {

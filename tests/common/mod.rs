@@ -13,6 +13,8 @@ use tempfile::TempDir;
 pub const NOW: &str = "2026-11-21T16:00:00Z";
 pub const DEMO_DIR: &str = "/home/dev/demo";
 pub const DEMO_SESSION: &str = "ses_e012f93b8ffev6S3ivVW0qWQS9";
+/// Far above what any one ocmem process takes, even a debug build on a busy machine.
+pub const PROCESS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
 pub struct Env {
     pub tmp: TempDir,
@@ -33,10 +35,12 @@ impl Env {
         cmd
     }
 
-    /// `ocmem` with this env's clock, HOME and TMPDIR, and no data dir named.
+    /// `ocmem` with this env's clock, HOME and TMPDIR, and no data dir named. A process that
+    /// hangs is killed, so the test fails instead of stalling the suite.
     pub fn ocmem_without_data_dir(&self) -> Command {
         let mut cmd = Command::cargo_bin("ocmem").unwrap();
-        cmd.env_remove("OCMEM_DATA_DIR")
+        cmd.timeout(PROCESS_TIMEOUT)
+            .env_remove("OCMEM_DATA_DIR")
             .env_remove("XDG_DATA_HOME")
             .env("HOME", self.tmp.path().join("home"))
             .env("TMPDIR", self.tmp.path())
