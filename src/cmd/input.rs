@@ -26,7 +26,19 @@ pub fn read_stdin() -> Result<Vec<u8>> {
 
 /// Reads an event from `input`, with long strings shortened.
 pub fn read_event(mut input: impl Read) -> Result<Vec<u8>> {
+    // An event no longer than a long string holds none: it is read as it is, without
+    // looking at each byte. Only a bigger one goes through the shortener.
+    let mut whole = Vec::with_capacity(64 * 1024);
+    (&mut input)
+        .take(LONG_STRING_BYTES as u64 + 1)
+        .read_to_end(&mut whole)
+        .context("cannot read stdin")?;
+    if whole.len() <= LONG_STRING_BYTES {
+        return Ok(whole);
+    }
     let mut reader = Shortener::default();
+    whole.iter().for_each(|&byte| reader.push(byte));
+    drop(whole);
     let mut chunk = vec![0; 64 * 1024];
     loop {
         let read = match input.read(&mut chunk) {
@@ -417,6 +429,25 @@ mod tests {
                 (1.into(), "t".into())
             );
         }
+    }
+
+    #[test]
+    fn only_strings_over_the_limit_are_shortened_around_the_whole_event_limit() {
+        // The event is over the limit (read by the shortener), its string just at it: kept.
+        let at_limit = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG_STRING_BYTES));
+        assert!(at_limit.len() > LONG_STRING_BYTES);
+        assert_eq!(read(at_limit.as_bytes()), at_limit.as_bytes());
+        // One byte more: shortened.
+        let over = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG_STRING_BYTES + 1));
+        let shortened = String::from_utf8(read(over.as_bytes())).unwrap();
+        assert!(
+            shortened.contains(" bytes of this text not read"),
+            "not shortened"
+        );
+        // An event of exactly the limit is read as it is.
+        let exact = format!(r#"{{"o": "{}"}}"#, "b".repeat(LONG_STRING_BYTES - 9));
+        assert_eq!(exact.len(), LONG_STRING_BYTES);
+        assert_eq!(read(exact.as_bytes()), exact.as_bytes());
     }
 
     #[test]

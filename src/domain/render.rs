@@ -133,14 +133,16 @@ const LINE_SEPARATORS: &[char] = &['\u{2028}', '\u{2029}'];
 
 /// Whether `c` is in the `INVISIBLE` table.
 pub fn is_invisible(c: char) -> bool {
-    INVISIBLE
-        .iter()
-        .any(|&(first, last, _)| (first..=last).contains(&c))
+    // Most text is ASCII, below the table's first character: one comparison, not a search.
+    c >= INVISIBLE[0].0
+        && INVISIBLE
+            .iter()
+            .any(|&(first, last, _)| (first..=last).contains(&c))
 }
 
 /// `text` without the characters of the `INVISIBLE` table.
 pub fn strip_invisible(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.chars().any(is_invisible) {
+    if !text.is_ascii() && text.chars().any(is_invisible) {
         text.chars().filter(|&c| !is_invisible(c)).collect()
     } else {
         std::borrow::Cow::Borrowed(text)
@@ -403,6 +405,16 @@ mod tests {
             neutralise("feedbacks: a; http://x; projection: b"),
             "feedbacks: a; http://x; projection: b"
         );
+    }
+
+    #[test]
+    fn invisible_table_is_sorted_so_its_first_character_bounds_the_search() {
+        for pair in INVISIBLE.windows(2) {
+            assert!(pair[0].0 <= pair[0].1, "{:?}", pair[0]);
+            assert!(pair[0].1 < pair[1].0, "{:?} before {:?}", pair[0], pair[1]);
+        }
+        assert!(!is_invisible('a') && !is_invisible('\u{00AC}') && is_invisible('\u{00AD}'));
+        assert_eq!(strip_invisible("plain ascii"), "plain ascii");
     }
 
     #[test]
