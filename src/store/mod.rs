@@ -35,7 +35,7 @@ pub use lock::{StoreBusy, LOCK_WAIT};
 pub const QUARANTINE_KEPT: usize = 3;
 
 /// A JSON document kept in a store file.
-pub trait Document: Serialize + DeserializeOwned {
+pub trait Document: Serialize + DeserializeOwned + Clone + PartialEq {
     /// What to call it in messages, e.g. "session store".
     const KIND: &'static str;
     /// The newest `version` this build understands.
@@ -384,21 +384,23 @@ enum Contents {
     NotAFile(&'static str),
 }
 
-/// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
-/// the file atomically. Returns the change's result and whether the file was written.
+/// Runs `change` on `doc` and, when that changed it, calls `before_write` and replaces the
+/// file atomically. Returns the change's result and whether the file was written.
 fn change_and_write<T: Document, R>(
     path: &Path,
     doc: &mut T,
     change: impl FnOnce(&mut T) -> R,
     before_write: impl FnOnce() -> Result<()>,
 ) -> Result<(R, bool)> {
-    let before = to_pretty_json(doc)?;
+    // A copy compared field by field costs a fraction of serialising the document a second
+    // time, and tells the same: a document's JSON is a function of its fields (a change that
+    // only reordered unknown fields, or turned 0.0 into -0.0, would go unseen; none does).
+    let before = doc.clone();
     let result = change(doc);
-    let after = to_pretty_json(doc)?;
-    let written = before != after;
+    let written = *doc != before;
     if written {
         before_write()?;
-        write_atomically(path, after.as_bytes(), T::DURABLE)?;
+        write_atomically(path, to_pretty_json(doc)?.as_bytes(), T::DURABLE)?;
     }
     Ok((result, written))
 }
@@ -661,5 +663,43 @@ mod tests {
         // Nothing changed, nothing written, nothing synced.
         store.update(&memory, fresh, |_| ()).unwrap();
         assert_eq!(syncs(), before + 2);
+    }
+
+    #[test]
+    fn a_store_is_rewritten_only_when_its_document_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path().to_path_buf(), 0);
+        let path = tmp.path().join("workspace-memory.json");
+        // As another writer leaves it: compact, a date in milliseconds, unknown fields.
+        let compact = r#"{"version":1,"workspace":{"root":"/r","key":"k"},"limits":{"maxRenderedChars":5200,"maxEntries":28},"entries":[{"id":"mem_1_a","type":"project","text":"Uses pnpm","source":"manual","confidence":0.9,"status":"active","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":1767225600000,"pinnedBy":{"who":"me","at":[1,2.5]}}],"updatedAt":"","pluginVersion":"1.2.3"}"#;
+        fs::write(&path, compact).unwrap();
+        let fresh = || WorkspaceMemory::new("/r", "k");
+        // Changes that leave the document as it was write nothing, even though the file is
+        // not in this writer's format.
+        for change in [
+            (|_: &mut WorkspaceMemory| ()) as fn(&mut WorkspaceMemory),
+            |m| m.entries[0].confidence = 0.9,
+            |m| {
+                let text = std::mem::take(&mut m.entries[0].text);
+                m.entries[0].text = text;
+            },
+        ] {
+            let updated = store.update(&path, fresh, change).unwrap();
+            assert!(matches!(updated, Updated::Done { written: false, .. }));
+            assert_eq!(fs::read_to_string(&path).unwrap(), compact);
+        }
+        // A change to an unknown field of an entry counts, and the file is the document's
+        // pretty JSON.
+        let updated = store
+            .update(&path, fresh, |m| {
+                m.entries[0].extra["pinnedBy"]["at"][1] = serde_json::json!(3);
+            })
+            .unwrap();
+        assert!(matches!(updated, Updated::Done { written: true, .. }));
+        let written = fs::read_to_string(&path).unwrap();
+        let doc: WorkspaceMemory = serde_json::from_str(&written).unwrap();
+        assert_eq!(written, to_pretty_json(&doc).unwrap());
+        assert_eq!(doc.entries[0].extra["pinnedBy"]["at"][1], 3);
+        assert_eq!(doc.entries[0].updated_at, "2026-01-01T00:00:00.000Z");
     }
 }
