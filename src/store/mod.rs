@@ -335,11 +335,12 @@ fn warn_newer<T: Document>(path: &Path, version: u64) {
 /// A store's bytes as a document, or why they are not one (never `Missing`).
 fn parse<T: Document>(bytes: &[u8]) -> Stored<T> {
     // Straight into the document first: going through a `Value` tree costs more than twice as
-    // much, which on a store of thousands of entries is most of a render. Anything that does
-    // not parse that way, or claims a newer version, is judged by the exact path below.
+    // much, which on a store of thousands of entries is most of a render. The bytes are checked
+    // to be UTF-8 once, not string by string as a parse of bytes would. Anything that does not
+    // parse that way, or claims a newer version, is judged by the exact path below.
     let is_object = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    if is_object {
-        if let Ok(doc) = serde_json::from_slice::<T>(bytes) {
+    if let (true, Ok(text)) = (is_object, std::str::from_utf8(bytes)) {
+        if let Ok(doc) = serde_json::from_str::<T>(text) {
             if doc.version() <= T::VERSION {
                 return Stored::Ok(doc);
             }
@@ -663,6 +664,36 @@ mod tests {
         // Nothing changed, nothing written, nothing synced.
         store.update(&memory, fresh, |_| ()).unwrap();
         assert_eq!(syncs(), before + 2);
+    }
+
+    #[test]
+    fn a_store_parses_as_its_bytes_say() {
+        let memory = |text: &str| {
+            format!(
+                r#"{{"version":1,"entries":[{{"id":"mem_1_a","type":"project","text":"{text}","source":"manual","confidence":0.9}}]}}"#
+            )
+        };
+        let read = |bytes: &[u8]| match parse::<WorkspaceMemory>(bytes) {
+            Stored::Ok(doc) => Ok(doc.entries[0].text.clone()),
+            Stored::Corrupt(reason) => Err(reason),
+            _ => Err("neither".into()),
+        };
+        assert_eq!(
+            read(memory(r"使用 pnpm \u00e9\n").as_bytes()),
+            Ok("使用 pnpm é\n".to_string())
+        );
+        // A byte that is not UTF-8, inside a string or outside: corrupt, saying where.
+        let mut inside = memory("pnpm").into_bytes();
+        let at = inside.windows(4).position(|w| w == b"pnpm").unwrap();
+        inside[at + 1] = 0xff;
+        let reason = read(&inside).unwrap_err();
+        assert!(
+            reason.contains("not valid JSON") && reason.contains("line 1"),
+            "{reason}"
+        );
+        let mut outside = memory("pnpm").into_bytes();
+        outside.insert(1, 0xc3);
+        assert!(read(&outside).unwrap_err().contains("not valid JSON"));
     }
 
     #[test]
