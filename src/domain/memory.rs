@@ -345,10 +345,12 @@ pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
 struct ActiveKeys(HashMap<String, Vec<usize>>);
 
 impl ActiveKeys {
-    fn of(memory: &WorkspaceMemory) -> Self {
+    /// The keys of the active entries of `kinds`: a key starts with its type, so no entry of
+    /// another type can collide with a new memory of these.
+    fn of(memory: &WorkspaceMemory, kinds: &[MemoryType]) -> Self {
         let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
         for (at, entry) in memory.entries.iter().enumerate() {
-            if entry.status == EntryStatus::Active {
+            if entry.status == EntryStatus::Active && kinds.contains(&entry.kind) {
                 keys.entry(canonical_key(entry.kind, &entry.text))
                     .or_default()
                     .push(at);
@@ -391,12 +393,16 @@ pub fn merge_all(
     news: impl IntoIterator<Item = NewMemory>,
     now_ms: i64,
 ) -> Vec<Merged> {
+    let news: Vec<NewMemory> = news.into_iter().collect();
+    let mut kinds: Vec<MemoryType> = news.iter().map(|n| n.kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
     let mut keys: Option<ActiveKeys> = None;
     let mut added = false;
     let outcomes: Vec<Merged> = news
         .into_iter()
         .map(|new| {
-            let merged = merge_one(memory, &mut keys, new, now_ms);
+            let merged = merge_one(memory, &mut keys, &kinds, new, now_ms);
             added |= matches!(merged, Merged::Added { .. } | Merged::Replaced { .. });
             merged
         })
@@ -407,10 +413,12 @@ pub fn merge_all(
     outcomes
 }
 
-/// One merge, with the key map built on first need (an empty text needs none).
+/// One merge, with the key map of the batch's `kinds` built on first need (an empty text needs
+/// none).
 fn merge_one(
     memory: &mut WorkspaceMemory,
     keys: &mut Option<ActiveKeys>,
+    kinds: &[MemoryType],
     new: NewMemory,
     now_ms: i64,
 ) -> Merged {
@@ -424,7 +432,7 @@ fn merge_one(
         .map(|r| clean_text(r, MAX_RATIONALE_CHARS))
         .filter(|r| !r.is_empty());
     let key = canonical_key(new.kind, &text);
-    let keys = keys.get_or_insert_with(|| ActiveKeys::of(memory));
+    let keys = keys.get_or_insert_with(|| ActiveKeys::of(memory, kinds));
     let now = format_rfc3339_ms(now_ms);
     let superseded = match keys.first(&key) {
         Some(at) => {
@@ -1191,6 +1199,42 @@ mod tests {
         }
         let keys = work::take(&work::KEYS);
         assert!(keys > N as u64 + 2 * 30, "{keys} keys one at a time");
+    }
+
+    #[test]
+    fn a_batch_of_one_type_makes_the_keys_of_that_type_only() {
+        const N: usize = 2_000;
+        let decisions = |at: usize| -> Vec<NewMemory> {
+            batch(at)
+                .into_iter()
+                .map(|mut m| {
+                    m.kind = MemoryType::Decision;
+                    m
+                })
+                .collect()
+        };
+        let mut reference = grown_store(N);
+        let mut indexed = reference.clone();
+        let expected: Vec<Merged> = decisions(N)
+            .into_iter()
+            .map(|m| reference_merge(&mut reference, m, 5_000_000))
+            .collect();
+        assert!(expected
+            .iter()
+            .any(|m| matches!(m, Merged::Replaced { .. })));
+        let active_decisions = indexed
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Active && e.kind == MemoryType::Decision)
+            .count() as u64;
+        work::take(&work::KEYS);
+        assert_eq!(merge_all(&mut indexed, decisions(N), 5_000_000), expected);
+        let keys = work::take(&work::KEYS);
+        assert_eq!(indexed, reference);
+        assert!(
+            keys <= active_decisions + 2 * 30,
+            "{keys} keys for {active_decisions} active decisions"
+        );
     }
 
     #[test]
