@@ -325,6 +325,14 @@ pub fn ranked(memory: &WorkspaceMemory) -> Vec<&MemoryEntry> {
 /// The best `limit` active entries, best first: one selection over the store, then a sort of
 /// those only.
 pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
+    top_ranked_at(memory, limit)
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect()
+}
+
+/// `top_ranked` with each entry's place in the store.
+fn top_ranked_at(memory: &WorkspaceMemory, limit: usize) -> Vec<(usize, &MemoryEntry)> {
     let mut active: Vec<(usize, &MemoryEntry)> = memory
         .entries
         .iter()
@@ -336,7 +344,7 @@ pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
         active.truncate(limit);
     }
     active.sort_unstable_by(|a, b| by_rank(*a, *b));
-    active.into_iter().map(|(_, e)| e).collect()
+    active
 }
 
 /// The active entries of a store by canonical key, in store order (a store written by hand or
@@ -546,6 +554,23 @@ fn entry_id(now_ms: i64, key: &str, salt: usize) -> String {
         n /= 36;
     }
     format!("mem_{now_ms}_{suffix}")
+}
+
+/// The memory its block is made of: the entries `render_block` shows, in store order (which
+/// breaks ties of rank as in the whole store), and nothing else. Rendering it gives the block
+/// of the whole memory.
+pub fn block_memory(memory: &WorkspaceMemory) -> WorkspaceMemory {
+    let mut shown: Vec<usize> = top_ranked_at(memory, MAX_RENDERED_ENTRIES)
+        .into_iter()
+        .map(|(at, _)| at)
+        .collect();
+    shown.sort_unstable();
+    let mut block = WorkspaceMemory::new(&memory.workspace.root, &memory.workspace.key);
+    block.entries = shown
+        .into_iter()
+        .map(|at| memory.entries[at].clone())
+        .collect();
+    block
 }
 
 /// The workspace block: the top active entries by rank in `feedback`, `project`, `decision`,
@@ -1235,6 +1260,49 @@ mod tests {
             keys <= active_decisions + 2 * 30,
             "{keys} keys for {active_decisions} active decisions"
         );
+    }
+
+    #[test]
+    fn the_block_memory_renders_the_block_of_the_whole() {
+        for n in [0, 5, 28, 29, 300, 3_000] {
+            let mut memory = grown_store(n);
+            // Ties of rank and time, decided by id and then by store order; stale entries.
+            for (i, entry) in memory.entries.iter_mut().enumerate().take(60) {
+                entry.updated_at = "2026-01-01T00:00:00.000Z".into();
+                if i % 2 == 0 {
+                    entry.id = "mem_same".into();
+                }
+            }
+            let block = block_memory(&memory);
+            assert_eq!(
+                block.entries.len(),
+                ranked(&memory).len().min(MAX_RENDERED_ENTRIES)
+            );
+            assert!(block
+                .entries
+                .iter()
+                .all(|e| e.status == EntryStatus::Active));
+            for now in [None, Some(0), Some(400 * DAY), Some(1_800_000_000_000)] {
+                assert_eq!(
+                    render_block(&block, now),
+                    render_block(&memory, now),
+                    "{n} entries at {now:?}"
+                );
+            }
+        }
+        // A decoy: the first active entries of the store are not its block.
+        let memory = grown_store(300);
+        let first: WorkspaceMemory = WorkspaceMemory {
+            entries: memory
+                .entries
+                .iter()
+                .filter(|e| e.status == EntryStatus::Active)
+                .take(MAX_RENDERED_ENTRIES)
+                .cloned()
+                .collect(),
+            ..memory.clone()
+        };
+        assert_ne!(render_block(&first, None), render_block(&memory, None));
     }
 
     #[test]

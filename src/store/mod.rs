@@ -13,6 +13,7 @@
 pub mod archive;
 pub mod inventory;
 mod lock;
+pub mod memory_top;
 pub mod workspace;
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -27,6 +28,7 @@ use serde_json::Value;
 
 pub use workspace::Workspace;
 
+use crate::domain::memory::{block_memory, WorkspaceMemory};
 use crate::domain::sweep::surplus_quarantined;
 
 use lock::{Access, Locked};
@@ -46,6 +48,8 @@ pub trait Document: Serialize + DeserializeOwned + Clone + PartialEq {
     const DURABLE: bool;
     /// The `version` this document was read with.
     fn version(&self) -> u64;
+    /// Called once `bytes`, this document, replaced the file at `path`, under its lock.
+    fn written(&self, _path: &Path, _bytes: &[u8]) {}
 }
 
 /// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
@@ -59,12 +63,15 @@ impl Document for crate::domain::session::SessionState {
     }
 }
 
-impl Document for crate::domain::memory::WorkspaceMemory {
+impl Document for WorkspaceMemory {
     const KIND: &'static str = "workspace memory";
     const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
     const DURABLE: bool = true;
     fn version(&self) -> u64 {
         self.version
+    }
+    fn written(&self, path: &Path, bytes: &[u8]) {
+        memory_top::write_top(path, bytes, self);
     }
 }
 
@@ -115,6 +122,30 @@ impl Store {
                 }
                 Ok(None)
             }
+        }
+    }
+
+    /// Reads workspace memory for its block, like `read`, but from the top entries written
+    /// beside it when they were made from the file as it is now (see `memory_top`). The
+    /// memory returned holds only the entries `render_block` shows: it is for that alone.
+    pub fn read_block_memory(&self, path: &Path) -> Result<Option<WorkspaceMemory>> {
+        // Hashed a piece at a time: reading the whole file into memory would cost more than
+        // the hash.
+        if let Opened::File(file, _) = open_contents(path)? {
+            if let Some(top) = memory_top::read_top(path, file) {
+                return Ok(Some(top));
+            }
+        }
+        let Contents::Bytes(bytes) = read_contents(path)? else {
+            return self.read(path);
+        };
+        match parse::<WorkspaceMemory>(&bytes) {
+            Stored::Ok(memory) => {
+                memory_top::write_top(path, &bytes, &memory);
+                Ok(Some(block_memory(&memory)))
+            }
+            // Warned about, or quarantined under the lock, as `read` does.
+            Stored::Newer(_) | Stored::Corrupt(_) | Stored::Missing => self.read(path),
         }
     }
 
@@ -401,7 +432,9 @@ fn change_and_write<T: Document, R>(
     let written = *doc != before;
     if written {
         before_write()?;
-        write_atomically(path, to_pretty_json(doc)?.as_bytes(), T::DURABLE)?;
+        let bytes = to_pretty_json(doc)?;
+        write_atomically(path, bytes.as_bytes(), T::DURABLE)?;
+        doc.written(path, bytes.as_bytes());
     }
     Ok((result, written))
 }
@@ -415,6 +448,28 @@ fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
 /// Reads a store's bytes, following a symbolic link but never blocking on a FIFO and never
 /// reading a directory or a device: the type comes from the opened file itself.
 fn read_contents(path: &Path) -> Result<Contents> {
+    let (mut file, len) = match open_contents(path)? {
+        Opened::File(file, len) => (file, len),
+        Opened::Missing => return Ok(Contents::Missing),
+        Opened::NotAFile(what) => return Ok(Contents::NotAFile(what)),
+    };
+    let mut bytes = Vec::with_capacity(len as usize);
+    match file.read_to_end(&mut bytes) {
+        Ok(_) => Ok(Contents::Bytes(bytes)),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// What `open_contents` found at a store path.
+enum Opened {
+    Missing,
+    /// A regular file, open for reading, and its length.
+    File(File, u64),
+    NotAFile(&'static str),
+}
+
+/// Opens a store for reading as `read_contents` does.
+fn open_contents(path: &Path) -> Result<Opened> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -423,13 +478,13 @@ fn read_contents(path: &Path) -> Result<Contents> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     let cannot_read = |e| Err(e).with_context(|| format!("cannot read {}", path.display()));
-    let mut file = match options.open(path) {
+    let file = match options.open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Contents::Missing),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Opened::Missing),
         // A socket cannot be opened at all.
         Err(e) => match fs::metadata(path) {
             Ok(meta) if !meta.is_file() => {
-                return Ok(Contents::NotAFile(lock::describe(&meta.file_type())))
+                return Ok(Opened::NotAFile(lock::describe(&meta.file_type())))
             }
             _ => return cannot_read(e),
         },
@@ -439,13 +494,9 @@ fn read_contents(path: &Path) -> Result<Contents> {
         Err(e) => return cannot_read(e),
     };
     if !meta.is_file() {
-        return Ok(Contents::NotAFile(lock::describe(&meta.file_type())));
+        return Ok(Opened::NotAFile(lock::describe(&meta.file_type())));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    match file.read_to_end(&mut bytes) {
-        Ok(_) => Ok(Contents::Bytes(bytes)),
-        Err(e) => cannot_read(e),
-    }
+    Ok(Opened::File(file, meta.len()))
 }
 
 /// The lock file of the store at `path`: `<file>.lock`, never renamed.
