@@ -186,12 +186,17 @@ fn defect_11_idle_sessions_and_throwaway_workspaces_do_not_accumulate() {
     );
     let out = env.run_at(&days_later(45), &["gc", "--sweep"], "");
     assert_success(&out);
-    // Only the workspace holding memory is left, with its memory and nothing else.
+    // Only the workspace holding memory is left, with its memory (its lock, the entries of
+    // its block) and nothing else.
     let files = env.data_files();
-    assert_eq!(files.len(), 2, "{files:?}");
+    assert_eq!(files.len(), 3, "{files:?}");
     assert!(files[0].ends_with("/workspace-memory.json"), "{files:?}");
     assert!(
         files[1].ends_with("/workspace-memory.json.lock"),
+        "{files:?}"
+    );
+    assert!(
+        files[2].ends_with("/workspace-memory.top.json"),
         "{files:?}"
     );
 }

@@ -159,7 +159,7 @@ fn store_captured(
 
 /// The workspace block as memory stands now.
 fn current_block(ctx: &Context, store: &Store, workspace: &Workspace) -> Result<String> {
-    let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
+    let memory = store.read_block_memory(&workspace.memory_file())?;
     Ok(memory
         .map(|m| render_block(&m, Some(ctx.now_ms)))
         .unwrap_or_default())

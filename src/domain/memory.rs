@@ -325,6 +325,14 @@ pub fn ranked(memory: &WorkspaceMemory) -> Vec<&MemoryEntry> {
 /// The best `limit` active entries, best first: one selection over the store, then a sort of
 /// those only.
 pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
+    top_ranked_at(memory, limit)
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect()
+}
+
+/// `top_ranked` with each entry's place in the store.
+fn top_ranked_at(memory: &WorkspaceMemory, limit: usize) -> Vec<(usize, &MemoryEntry)> {
     let mut active: Vec<(usize, &MemoryEntry)> = memory
         .entries
         .iter()
@@ -336,7 +344,7 @@ pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
         active.truncate(limit);
     }
     active.sort_unstable_by(|a, b| by_rank(*a, *b));
-    active.into_iter().map(|(_, e)| e).collect()
+    active
 }
 
 /// The active entries of a store by canonical key, in store order (a store written by hand or
@@ -345,10 +353,12 @@ pub fn top_ranked(memory: &WorkspaceMemory, limit: usize) -> Vec<&MemoryEntry> {
 struct ActiveKeys(HashMap<String, Vec<usize>>);
 
 impl ActiveKeys {
-    fn of(memory: &WorkspaceMemory) -> Self {
+    /// The keys of the active entries of `kinds`: a key starts with its type, so no entry of
+    /// another type can collide with a new memory of these.
+    fn of(memory: &WorkspaceMemory, kinds: &[MemoryType]) -> Self {
         let mut keys: HashMap<String, Vec<usize>> = HashMap::new();
         for (at, entry) in memory.entries.iter().enumerate() {
-            if entry.status == EntryStatus::Active {
+            if entry.status == EntryStatus::Active && kinds.contains(&entry.kind) {
                 keys.entry(canonical_key(entry.kind, &entry.text))
                     .or_default()
                     .push(at);
@@ -391,12 +401,16 @@ pub fn merge_all(
     news: impl IntoIterator<Item = NewMemory>,
     now_ms: i64,
 ) -> Vec<Merged> {
+    let news: Vec<NewMemory> = news.into_iter().collect();
+    let mut kinds: Vec<MemoryType> = news.iter().map(|n| n.kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
     let mut keys: Option<ActiveKeys> = None;
     let mut added = false;
     let outcomes: Vec<Merged> = news
         .into_iter()
         .map(|new| {
-            let merged = merge_one(memory, &mut keys, new, now_ms);
+            let merged = merge_one(memory, &mut keys, &kinds, new, now_ms);
             added |= matches!(merged, Merged::Added { .. } | Merged::Replaced { .. });
             merged
         })
@@ -407,10 +421,12 @@ pub fn merge_all(
     outcomes
 }
 
-/// One merge, with the key map built on first need (an empty text needs none).
+/// One merge, with the key map of the batch's `kinds` built on first need (an empty text needs
+/// none).
 fn merge_one(
     memory: &mut WorkspaceMemory,
     keys: &mut Option<ActiveKeys>,
+    kinds: &[MemoryType],
     new: NewMemory,
     now_ms: i64,
 ) -> Merged {
@@ -424,7 +440,7 @@ fn merge_one(
         .map(|r| clean_text(r, MAX_RATIONALE_CHARS))
         .filter(|r| !r.is_empty());
     let key = canonical_key(new.kind, &text);
-    let keys = keys.get_or_insert_with(|| ActiveKeys::of(memory));
+    let keys = keys.get_or_insert_with(|| ActiveKeys::of(memory, kinds));
     let now = format_rfc3339_ms(now_ms);
     let superseded = match keys.first(&key) {
         Some(at) => {
@@ -538,6 +554,23 @@ fn entry_id(now_ms: i64, key: &str, salt: usize) -> String {
         n /= 36;
     }
     format!("mem_{now_ms}_{suffix}")
+}
+
+/// The memory its block is made of: the entries `render_block` shows, in store order (which
+/// breaks ties of rank as in the whole store), and nothing else. Rendering it gives the block
+/// of the whole memory.
+pub fn block_memory(memory: &WorkspaceMemory) -> WorkspaceMemory {
+    let mut shown: Vec<usize> = top_ranked_at(memory, MAX_RENDERED_ENTRIES)
+        .into_iter()
+        .map(|(at, _)| at)
+        .collect();
+    shown.sort_unstable();
+    let mut block = WorkspaceMemory::new(&memory.workspace.root, &memory.workspace.key);
+    block.entries = shown
+        .into_iter()
+        .map(|at| memory.entries[at].clone())
+        .collect();
+    block
 }
 
 /// The workspace block: the top active entries by rank in `feedback`, `project`, `decision`,
@@ -1191,6 +1224,85 @@ mod tests {
         }
         let keys = work::take(&work::KEYS);
         assert!(keys > N as u64 + 2 * 30, "{keys} keys one at a time");
+    }
+
+    #[test]
+    fn a_batch_of_one_type_makes_the_keys_of_that_type_only() {
+        const N: usize = 2_000;
+        let decisions = |at: usize| -> Vec<NewMemory> {
+            batch(at)
+                .into_iter()
+                .map(|mut m| {
+                    m.kind = MemoryType::Decision;
+                    m
+                })
+                .collect()
+        };
+        let mut reference = grown_store(N);
+        let mut indexed = reference.clone();
+        let expected: Vec<Merged> = decisions(N)
+            .into_iter()
+            .map(|m| reference_merge(&mut reference, m, 5_000_000))
+            .collect();
+        assert!(expected
+            .iter()
+            .any(|m| matches!(m, Merged::Replaced { .. })));
+        let active_decisions = indexed
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Active && e.kind == MemoryType::Decision)
+            .count() as u64;
+        work::take(&work::KEYS);
+        assert_eq!(merge_all(&mut indexed, decisions(N), 5_000_000), expected);
+        let keys = work::take(&work::KEYS);
+        assert_eq!(indexed, reference);
+        assert!(
+            keys <= active_decisions + 2 * 30,
+            "{keys} keys for {active_decisions} active decisions"
+        );
+    }
+
+    #[test]
+    fn the_block_memory_renders_the_block_of_the_whole() {
+        for n in [0, 5, 28, 29, 300, 3_000] {
+            let mut memory = grown_store(n);
+            // Ties of rank and time, decided by id and then by store order; stale entries.
+            for (i, entry) in memory.entries.iter_mut().enumerate().take(60) {
+                entry.updated_at = "2026-01-01T00:00:00.000Z".into();
+                if i % 2 == 0 {
+                    entry.id = "mem_same".into();
+                }
+            }
+            let block = block_memory(&memory);
+            assert_eq!(
+                block.entries.len(),
+                ranked(&memory).len().min(MAX_RENDERED_ENTRIES)
+            );
+            assert!(block
+                .entries
+                .iter()
+                .all(|e| e.status == EntryStatus::Active));
+            for now in [None, Some(0), Some(400 * DAY), Some(1_800_000_000_000)] {
+                assert_eq!(
+                    render_block(&block, now),
+                    render_block(&memory, now),
+                    "{n} entries at {now:?}"
+                );
+            }
+        }
+        // A decoy: the first active entries of the store are not its block.
+        let memory = grown_store(300);
+        let first: WorkspaceMemory = WorkspaceMemory {
+            entries: memory
+                .entries
+                .iter()
+                .filter(|e| e.status == EntryStatus::Active)
+                .take(MAX_RENDERED_ENTRIES)
+                .cloned()
+                .collect(),
+            ..memory.clone()
+        };
+        assert_ne!(render_block(&first, None), render_block(&memory, None));
     }
 
     #[test]

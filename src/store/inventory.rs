@@ -286,6 +286,8 @@ mod tests {
         let ws = tmp.path().join("workspaces/0123456789abcdef");
         fs::create_dir_all(ws.join("sessions")).unwrap();
         fs::write(ws.join(MEMORY_FILE), "{}").unwrap();
+        // Derived from memory, not a store: listed, never read as memory.
+        fs::write(ws.join("workspace-memory.top.json"), "{}").unwrap();
         fs::write(ws.join("workspace-memory.json.lock"), "").unwrap();
         fs::write(ws.join("sessions/aa.json"), "{}").unwrap();
         fs::write(ws.join("sessions/aa.json.corrupt-5"), "x").unwrap();
@@ -307,7 +309,9 @@ mod tests {
             first.temp_files[0].store_path(),
             ws.join("sessions/bb.json")
         );
-        assert_eq!(first.bytes(), 2 + 2 + 1 + 2);
+        assert_eq!(first.memory.as_ref().unwrap().name(), MEMORY_FILE);
+        assert_eq!(first.other[0].name(), "workspace-memory.top.json");
+        assert_eq!(first.bytes(), 2 + 2 + 2 + 1 + 2);
         assert!(all[1].memory.is_none() && all[1].sessions.is_empty());
 
         let one = scan(tmp.path(), Some("fedcba9876543210")).unwrap();

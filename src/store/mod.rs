@@ -13,6 +13,7 @@
 pub mod archive;
 pub mod inventory;
 mod lock;
+pub mod memory_top;
 pub mod workspace;
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -27,6 +28,7 @@ use serde_json::Value;
 
 pub use workspace::Workspace;
 
+use crate::domain::memory::{block_memory, WorkspaceMemory};
 use crate::domain::sweep::surplus_quarantined;
 
 use lock::{Access, Locked};
@@ -35,7 +37,7 @@ pub use lock::{StoreBusy, LOCK_WAIT};
 pub const QUARANTINE_KEPT: usize = 3;
 
 /// A JSON document kept in a store file.
-pub trait Document: Serialize + DeserializeOwned {
+pub trait Document: Serialize + DeserializeOwned + Clone + PartialEq {
     /// What to call it in messages, e.g. "session store".
     const KIND: &'static str;
     /// The newest `version` this build understands.
@@ -46,6 +48,8 @@ pub trait Document: Serialize + DeserializeOwned {
     const DURABLE: bool;
     /// The `version` this document was read with.
     fn version(&self) -> u64;
+    /// Called once `bytes`, this document, replaced the file at `path`, under its lock.
+    fn written(&self, _path: &Path, _bytes: &[u8]) {}
 }
 
 /// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
@@ -59,12 +63,15 @@ impl Document for crate::domain::session::SessionState {
     }
 }
 
-impl Document for crate::domain::memory::WorkspaceMemory {
+impl Document for WorkspaceMemory {
     const KIND: &'static str = "workspace memory";
     const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
     const DURABLE: bool = true;
     fn version(&self) -> u64 {
         self.version
+    }
+    fn written(&self, path: &Path, bytes: &[u8]) {
+        memory_top::write_top(path, bytes, self);
     }
 }
 
@@ -115,6 +122,30 @@ impl Store {
                 }
                 Ok(None)
             }
+        }
+    }
+
+    /// Reads workspace memory for its block, like `read`, but from the top entries written
+    /// beside it when they were made from the file as it is now (see `memory_top`). The
+    /// memory returned holds only the entries `render_block` shows: it is for that alone.
+    pub fn read_block_memory(&self, path: &Path) -> Result<Option<WorkspaceMemory>> {
+        // Hashed a piece at a time: reading the whole file into memory would cost more than
+        // the hash.
+        if let Opened::File(file, _) = open_contents(path)? {
+            if let Some(top) = memory_top::read_top(path, file) {
+                return Ok(Some(top));
+            }
+        }
+        let Contents::Bytes(bytes) = read_contents(path)? else {
+            return self.read(path);
+        };
+        match parse::<WorkspaceMemory>(&bytes) {
+            Stored::Ok(memory) => {
+                memory_top::write_top(path, &bytes, &memory);
+                Ok(Some(block_memory(&memory)))
+            }
+            // Warned about, or quarantined under the lock, as `read` does.
+            Stored::Newer(_) | Stored::Corrupt(_) | Stored::Missing => self.read(path),
         }
     }
 
@@ -335,11 +366,12 @@ fn warn_newer<T: Document>(path: &Path, version: u64) {
 /// A store's bytes as a document, or why they are not one (never `Missing`).
 fn parse<T: Document>(bytes: &[u8]) -> Stored<T> {
     // Straight into the document first: going through a `Value` tree costs more than twice as
-    // much, which on a store of thousands of entries is most of a render. Anything that does
-    // not parse that way, or claims a newer version, is judged by the exact path below.
+    // much, which on a store of thousands of entries is most of a render. The bytes are checked
+    // to be UTF-8 once, not string by string as a parse of bytes would. Anything that does not
+    // parse that way, or claims a newer version, is judged by the exact path below.
     let is_object = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    if is_object {
-        if let Ok(doc) = serde_json::from_slice::<T>(bytes) {
+    if let (true, Ok(text)) = (is_object, std::str::from_utf8(bytes)) {
+        if let Ok(doc) = serde_json::from_str::<T>(text) {
             if doc.version() <= T::VERSION {
                 return Stored::Ok(doc);
             }
@@ -384,21 +416,25 @@ enum Contents {
     NotAFile(&'static str),
 }
 
-/// Runs `change` on `doc` and, when that changed its JSON, calls `before_write` and replaces
-/// the file atomically. Returns the change's result and whether the file was written.
+/// Runs `change` on `doc` and, when that changed it, calls `before_write` and replaces the
+/// file atomically. Returns the change's result and whether the file was written.
 fn change_and_write<T: Document, R>(
     path: &Path,
     doc: &mut T,
     change: impl FnOnce(&mut T) -> R,
     before_write: impl FnOnce() -> Result<()>,
 ) -> Result<(R, bool)> {
-    let before = to_pretty_json(doc)?;
+    // A copy compared field by field costs a fraction of serialising the document a second
+    // time, and tells the same: a document's JSON is a function of its fields (a change that
+    // only reordered unknown fields, or turned 0.0 into -0.0, would go unseen; none does).
+    let before = doc.clone();
     let result = change(doc);
-    let after = to_pretty_json(doc)?;
-    let written = before != after;
+    let written = *doc != before;
     if written {
         before_write()?;
-        write_atomically(path, after.as_bytes(), T::DURABLE)?;
+        let bytes = to_pretty_json(doc)?;
+        write_atomically(path, bytes.as_bytes(), T::DURABLE)?;
+        doc.written(path, bytes.as_bytes());
     }
     Ok((result, written))
 }
@@ -412,6 +448,28 @@ fn to_pretty_json<T: Serialize>(doc: &T) -> Result<String> {
 /// Reads a store's bytes, following a symbolic link but never blocking on a FIFO and never
 /// reading a directory or a device: the type comes from the opened file itself.
 fn read_contents(path: &Path) -> Result<Contents> {
+    let (mut file, len) = match open_contents(path)? {
+        Opened::File(file, len) => (file, len),
+        Opened::Missing => return Ok(Contents::Missing),
+        Opened::NotAFile(what) => return Ok(Contents::NotAFile(what)),
+    };
+    let mut bytes = Vec::with_capacity(len as usize);
+    match file.read_to_end(&mut bytes) {
+        Ok(_) => Ok(Contents::Bytes(bytes)),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// What `open_contents` found at a store path.
+enum Opened {
+    Missing,
+    /// A regular file, open for reading, and its length.
+    File(File, u64),
+    NotAFile(&'static str),
+}
+
+/// Opens a store for reading as `read_contents` does.
+fn open_contents(path: &Path) -> Result<Opened> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -420,13 +478,13 @@ fn read_contents(path: &Path) -> Result<Contents> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     let cannot_read = |e| Err(e).with_context(|| format!("cannot read {}", path.display()));
-    let mut file = match options.open(path) {
+    let file = match options.open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Contents::Missing),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Opened::Missing),
         // A socket cannot be opened at all.
         Err(e) => match fs::metadata(path) {
             Ok(meta) if !meta.is_file() => {
-                return Ok(Contents::NotAFile(lock::describe(&meta.file_type())))
+                return Ok(Opened::NotAFile(lock::describe(&meta.file_type())))
             }
             _ => return cannot_read(e),
         },
@@ -436,13 +494,9 @@ fn read_contents(path: &Path) -> Result<Contents> {
         Err(e) => return cannot_read(e),
     };
     if !meta.is_file() {
-        return Ok(Contents::NotAFile(lock::describe(&meta.file_type())));
+        return Ok(Opened::NotAFile(lock::describe(&meta.file_type())));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    match file.read_to_end(&mut bytes) {
-        Ok(_) => Ok(Contents::Bytes(bytes)),
-        Err(e) => cannot_read(e),
-    }
+    Ok(Opened::File(file, meta.len()))
 }
 
 /// The lock file of the store at `path`: `<file>.lock`, never renamed.
@@ -661,5 +715,73 @@ mod tests {
         // Nothing changed, nothing written, nothing synced.
         store.update(&memory, fresh, |_| ()).unwrap();
         assert_eq!(syncs(), before + 2);
+    }
+
+    #[test]
+    fn a_store_parses_as_its_bytes_say() {
+        let memory = |text: &str| {
+            format!(
+                r#"{{"version":1,"entries":[{{"id":"mem_1_a","type":"project","text":"{text}","source":"manual","confidence":0.9}}]}}"#
+            )
+        };
+        let read = |bytes: &[u8]| match parse::<WorkspaceMemory>(bytes) {
+            Stored::Ok(doc) => Ok(doc.entries[0].text.clone()),
+            Stored::Corrupt(reason) => Err(reason),
+            _ => Err("neither".into()),
+        };
+        assert_eq!(
+            read(memory(r"使用 pnpm \u00e9\n").as_bytes()),
+            Ok("使用 pnpm é\n".to_string())
+        );
+        // A byte that is not UTF-8, inside a string or outside: corrupt, saying where.
+        let mut inside = memory("pnpm").into_bytes();
+        let at = inside.windows(4).position(|w| w == b"pnpm").unwrap();
+        inside[at + 1] = 0xff;
+        let reason = read(&inside).unwrap_err();
+        assert!(
+            reason.contains("not valid JSON") && reason.contains("line 1"),
+            "{reason}"
+        );
+        let mut outside = memory("pnpm").into_bytes();
+        outside.insert(1, 0xc3);
+        assert!(read(&outside).unwrap_err().contains("not valid JSON"));
+    }
+
+    #[test]
+    fn a_store_is_rewritten_only_when_its_document_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::new(tmp.path().to_path_buf(), 0);
+        let path = tmp.path().join("workspace-memory.json");
+        // As another writer leaves it: compact, a date in milliseconds, unknown fields.
+        let compact = r#"{"version":1,"workspace":{"root":"/r","key":"k"},"limits":{"maxRenderedChars":5200,"maxEntries":28},"entries":[{"id":"mem_1_a","type":"project","text":"Uses pnpm","source":"manual","confidence":0.9,"status":"active","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":1767225600000,"pinnedBy":{"who":"me","at":[1,2.5]}}],"updatedAt":"","pluginVersion":"1.2.3"}"#;
+        fs::write(&path, compact).unwrap();
+        let fresh = || WorkspaceMemory::new("/r", "k");
+        // Changes that leave the document as it was write nothing, even though the file is
+        // not in this writer's format.
+        for change in [
+            (|_: &mut WorkspaceMemory| ()) as fn(&mut WorkspaceMemory),
+            |m| m.entries[0].confidence = 0.9,
+            |m| {
+                let text = std::mem::take(&mut m.entries[0].text);
+                m.entries[0].text = text;
+            },
+        ] {
+            let updated = store.update(&path, fresh, change).unwrap();
+            assert!(matches!(updated, Updated::Done { written: false, .. }));
+            assert_eq!(fs::read_to_string(&path).unwrap(), compact);
+        }
+        // A change to an unknown field of an entry counts, and the file is the document's
+        // pretty JSON.
+        let updated = store
+            .update(&path, fresh, |m| {
+                m.entries[0].extra["pinnedBy"]["at"][1] = serde_json::json!(3);
+            })
+            .unwrap();
+        assert!(matches!(updated, Updated::Done { written: true, .. }));
+        let written = fs::read_to_string(&path).unwrap();
+        let doc: WorkspaceMemory = serde_json::from_str(&written).unwrap();
+        assert_eq!(written, to_pretty_json(&doc).unwrap());
+        assert_eq!(doc.entries[0].extra["pinnedBy"]["at"][1], 3);
+        assert_eq!(doc.entries[0].updated_at, "2026-01-01T00:00:00.000Z");
     }
 }
