@@ -202,6 +202,42 @@ fn defect_11_idle_sessions_and_throwaway_workspaces_do_not_accumulate() {
 }
 
 #[test]
+fn a_block_cache_whose_memory_was_removed_by_hand_does_not_keep_its_workspace() {
+    let env = Env::new();
+    remember(&env, "remember this: the staging database is read-only");
+    let memory = env
+        .data_files()
+        .into_iter()
+        .find(|f| f.ends_with("/workspace-memory.json"))
+        .expect("memory was written");
+    let top = env
+        .data
+        .join(memory.replace("workspace-memory.json", "workspace-memory.top.json"));
+    let memory = env.data.join(memory);
+    assert!(top.exists(), "the block cache is written with memory");
+    fs::remove_file(&memory).unwrap();
+    let out = env.run_at(&days_later(45), &["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kinds: Vec<&str> = report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"orphan-block-cache"), "{kinds:?}");
+    assert!(!top.exists());
+    assert!(
+        fs::read_dir(env.data.join("workspaces"))
+            .unwrap()
+            .next()
+            .is_none(),
+        "the emptied workspace directory goes: {:?}",
+        env.data_files()
+    );
+}
+
+#[test]
 fn the_ttl_comes_from_the_flag_or_the_environment() {
     let env = Env::new();
     let session = used_session(&env, "ses_1");

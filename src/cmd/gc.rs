@@ -24,7 +24,8 @@ use crate::domain::false_positive::judge;
 use crate::domain::render::{human_bytes, one_line};
 use crate::domain::session::{OpenError, SessionState};
 use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
-use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles};
+use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
+use crate::store::memory_top;
 use crate::store::{lock_path, remove_dir_if_empty, remove_file, Store, Stored, QUARANTINE_KEPT};
 
 const USES: &str = "\
@@ -255,6 +256,22 @@ fn sweep_workspace(
     for temp in &workspace.temp_files {
         if temp.is_orphan_temp(now) {
             remove(sweep, &mut gone, RemovalKind::OrphanTemp, temp, dry_run)?;
+        }
+    }
+
+    // The block cache of a memory file that is gone (removed by hand): derived from it, so
+    // nothing is lost, and left there it would keep the workspace directory forever.
+    let memory_path = workspace.dir.join(MEMORY_FILE);
+    let top = memory_top::top_path(&memory_path);
+    if let Some(file) = workspace.other.iter().find(|f| f.path == top) {
+        if workspace.memory.is_none() && std::fs::symlink_metadata(&memory_path).is_err() {
+            remove(
+                sweep,
+                &mut gone,
+                RemovalKind::OrphanBlockCache,
+                file,
+                dry_run,
+            )?;
         }
     }
 

@@ -27,6 +27,8 @@ pub enum RemovalKind {
     EmptyDirectory,
     /// Memory entries superseded long ago, moved to the archive (see `domain::archive`).
     ArchivedEntries,
+    /// `workspace-memory.top.json` left behind by a memory file that is gone.
+    OrphanBlockCache,
 }
 
 impl RemovalKind {
@@ -38,6 +40,7 @@ impl RemovalKind {
             RemovalKind::StaleLock => "stale-lock",
             RemovalKind::EmptyDirectory => "empty-directory",
             RemovalKind::ArchivedEntries => "archived-entries",
+            RemovalKind::OrphanBlockCache => "orphan-block-cache",
         }
     }
 }
