@@ -105,7 +105,7 @@ impl Shortener {
     fn push_slice(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
             if !self.in_string {
-                let end = bytes.iter().position(|&b| b == b'"').unwrap_or(bytes.len());
+                let end = memchr::memchr(b'"', bytes).unwrap_or(bytes.len());
                 self.out.extend_from_slice(&bytes[..end]);
                 bytes = &bytes[end..];
                 if let Some((&quote, rest)) = bytes.split_first() {
@@ -119,10 +119,7 @@ impl Shortener {
                 bytes = &bytes[1..];
                 continue;
             }
-            let run = bytes
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\')
-                .unwrap_or(bytes.len());
+            let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
             if run == 0 {
                 self.push(bytes[0]);
                 bytes = &bytes[1..];
