@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
+use memchr::memmem::Finder;
 use sha2::{Digest, Sha256};
 
 use super::command::{mentions_typescript_error, Category};
@@ -446,7 +448,7 @@ fn is_strong_error(line: &str) -> bool {
         "panic:",
         "Exception in thread",
     ];
-    const FRAGMENTS: &[&str] = &[
+    const FRAGMENTS: [&str; 6] = [
         "ERR!",
         "panicked at",
         ": error:",
@@ -454,12 +456,16 @@ fn is_strong_error(line: &str) -> bool {
         "command not found",
         "Segmentation fault",
     ];
+    // Searchers built once: `str::contains` would set one up for every fragment of every line.
+    static FINDERS: LazyLock<[Finder<'static>; 6]> = LazyLock::new(|| FRAGMENTS.map(Finder::new));
     mentions_typescript_error(line)
         || line
             .get(.."npm error".len())
             .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
         || STARTS.iter().any(|start| line.starts_with(start))
-        || FRAGMENTS.iter().any(|fragment| line.contains(fragment))
+        || FINDERS
+            .iter()
+            .any(|finder| finder.find(line.as_bytes()).is_some())
         || starts_with_exception(line)
         || starts_with_test_failure(line)
 }
@@ -467,8 +473,7 @@ fn is_strong_error(line: &str) -> bool {
 /// Signals that count only for validation commands.
 fn is_validation_error(line: &str) -> bool {
     const STARTS: &[&str] = &["● ", "Expected:", "Received:"];
-    line.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|word| LOOSE_ERROR_WORDS.iter().any(|loose| word.eq_ignore_ascii_case(loose)))
+    has_loose_error_word(line)
         || STARTS.iter().any(|start| line.starts_with(start))
         // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
         || line.strip_prefix("E ").is_some_and(|detail| {
@@ -477,6 +482,20 @@ fn is_validation_error(line: &str) -> bool {
         })
         || is_located_diagnostic(line)
         || starts_with_lint_code(line)
+}
+
+/// Whether a word of `line` (a run of ASCII letters and digits) is a loose error word, in
+/// any case. Split as bytes, not chars: a non-ASCII char ends a word either way, and this runs
+/// on every line of a failed command's output.
+fn has_loose_error_word(line: &str) -> bool {
+    line.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|word| (5..=10).contains(&word.len()))
+        .any(|word| {
+            LOOSE_ERROR_WORDS
+                .iter()
+                .any(|loose| word.eq_ignore_ascii_case(loose.as_bytes()))
+        })
 }
 
 /// `Error: x`, `TypeError: x`, `ModuleNotFoundError: x`, `requests.exceptions.HTTPError: x`,
@@ -909,6 +928,34 @@ mod tests {
 
     fn strings(lines: &[&str]) -> Vec<String> {
         lines.iter().map(|line| line.to_string()).collect()
+    }
+
+    #[test]
+    fn loose_error_words_are_whole_words_in_any_case() {
+        // The search skips words outside these lengths.
+        assert!(LOOSE_ERROR_WORDS
+            .iter()
+            .all(|w| (5..=10).contains(&w.len())));
+        for line in [
+            "Build FAILED.",
+            "3 errors found",
+            "Exception",
+            "no such file: error",
+            "é→failure←é",
+            "Failures: 2",
+        ] {
+            assert!(has_loose_error_word(line), "{line}");
+        }
+        for line in [
+            "errorless run",
+            "terror",
+            "failedover",
+            "0 errs",
+            "",
+            "éééé",
+        ] {
+            assert!(!has_loose_error_word(line), "{line}");
+        }
     }
 
     #[test]
