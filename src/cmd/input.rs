@@ -13,7 +13,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 /// A string of an event longer than this, in bytes as written in the JSON, is shortened.
-pub const LONG_STRING_BYTES: usize = 1 << 20;
+pub const LONG_STRING_BYTES: usize = 2 << 20;
 /// Bytes kept from each end of a shortened string.
 pub const LONG_STRING_KEEP: usize = LONG_STRING_BYTES / 2;
 /// The most an event may hold once its long strings are shortened.
@@ -25,18 +25,24 @@ pub fn read_stdin() -> Result<Vec<u8>> {
 }
 
 /// Reads an event from `input`, with long strings shortened.
-pub fn read_event(mut input: impl Read) -> Result<Vec<u8>> {
+pub fn read_event(input: impl Read) -> Result<Vec<u8>> {
+    read_event_shortening(input, LONG_STRING_BYTES)
+}
+
+/// `read_event` with strings longer than `long` bytes shortened to their first and last
+/// `long / 2` (the tests use small limits).
+fn read_event_shortening(mut input: impl Read, long: usize) -> Result<Vec<u8>> {
     // An event no longer than a long string holds none: it is read as it is, without
     // looking at each byte. Only a bigger one goes through the shortener.
     let mut whole = Vec::with_capacity(64 * 1024);
     (&mut input)
-        .take(LONG_STRING_BYTES as u64 + 1)
+        .take(long as u64 + 1)
         .read_to_end(&mut whole)
         .context("cannot read stdin")?;
-    if whole.len() <= LONG_STRING_BYTES {
+    if whole.len() <= long {
         return Ok(whole);
     }
-    let mut reader = Shortener::default();
+    let mut reader = Shortener::new(long);
     reader.push_slice(&whole);
     drop(whole);
     let mut chunk = vec![0; 64 * 1024];
@@ -58,25 +64,27 @@ pub fn read_event(mut input: impl Read) -> Result<Vec<u8>> {
     Ok(reader.finish())
 }
 
-/// Copies JSON bytes, shortening every string longer than `LONG_STRING_BYTES` to its first and
-/// last `LONG_STRING_KEEP` bytes, cut where a char or an escape starts (never inside an escape,
+/// Copies JSON bytes, shortening every string longer than `long` bytes to its first and last
+/// `keep` bytes, cut where a char or an escape starts (never inside an escape,
 /// a UTF-8 sequence or a surrogate pair), around a line saying how much was left out. Bytes
 /// that are not JSON pass as they are, for the parser to reject.
-#[derive(Default)]
 struct Shortener {
+    /// Strings longer than this are shortened to their first and last `keep` bytes.
+    long: usize,
+    keep: usize,
     out: Vec<u8>,
     in_string: bool,
     lexer: StringLexer,
     /// The current string as written, while it is short; its head once it is long.
     text: Vec<u8>,
-    /// Where, in `text`, the last char or escape starting within `LONG_STRING_KEEP` starts.
+    /// Where, in `text`, the last char or escape starting within `keep` starts.
     head_cut: usize,
     /// The last bytes of a long string.
     tail: Option<Tail>,
     left_out: usize,
 }
 
-/// The last `LONG_STRING_KEEP` bytes of a long string, and the lexer's state just before the
+/// The last `keep` bytes of a long string, and the lexer's state just before the
 /// first of them, so that where chars start in them can be found again at the end.
 struct Tail {
     bytes: VecDeque<u8>,
@@ -84,9 +92,9 @@ struct Tail {
 }
 
 impl Tail {
-    /// Drops what is over `LONG_STRING_KEEP` from the front; returns how many bytes went.
-    fn trim(&mut self) -> usize {
-        let over = self.bytes.len().saturating_sub(LONG_STRING_KEEP);
+    /// Drops what is over `keep` from the front; returns how many bytes went.
+    fn trim(&mut self, keep: usize) -> usize {
+        let over = self.bytes.len().saturating_sub(keep);
         for byte in self.bytes.drain(..over) {
             self.front.step(byte);
         }
@@ -100,6 +108,20 @@ fn starts_char(byte: u8) -> bool {
 }
 
 impl Shortener {
+    fn new(long: usize) -> Shortener {
+        Shortener {
+            long,
+            keep: long / 2,
+            out: Vec::new(),
+            in_string: false,
+            lexer: StringLexer::default(),
+            text: Vec::new(),
+            head_cut: 0,
+            tail: None,
+            left_out: 0,
+        }
+    }
+
     /// Takes bytes in bulk where it can: text outside strings up to the next quote, and runs of
     /// plain chars inside them (no quote, no backslash), which need no lexing byte by byte.
     fn push_slice(&mut self, mut bytes: &[u8]) {
@@ -136,20 +158,20 @@ impl Shortener {
         while !run.is_empty() {
             if let Some(tail) = &mut self.tail {
                 tail.bytes.extend(run.iter().copied());
-                self.left_out += tail.trim();
+                self.left_out += tail.trim(self.keep);
                 return;
             }
             let at = self.text.len();
-            if at <= LONG_STRING_KEEP {
-                let within = run.len().min(LONG_STRING_KEEP + 1 - at);
+            if at <= self.keep {
+                let within = run.len().min(self.keep + 1 - at);
                 if let Some(last) = run[..within].iter().rposition(|&b| starts_char(b)) {
                     self.head_cut = at + last;
                 }
             }
-            let room = (LONG_STRING_BYTES + 1).saturating_sub(at).min(run.len());
+            let room = (self.long + 1).saturating_sub(at).min(run.len());
             self.text.extend_from_slice(&run[..room]);
             run = &run[room..];
-            if self.text.len() > LONG_STRING_BYTES {
+            if self.text.len() > self.long {
                 self.start_tail();
             }
         }
@@ -174,14 +196,14 @@ impl Shortener {
         match &mut self.tail {
             Some(tail) => {
                 tail.bytes.push_back(byte);
-                self.left_out += tail.trim();
+                self.left_out += tail.trim(self.keep);
             }
             None => {
-                if starts && self.text.len() <= LONG_STRING_KEEP {
+                if starts && self.text.len() <= self.keep {
                     self.head_cut = self.text.len();
                 }
                 self.text.push(byte);
-                if self.text.len() > LONG_STRING_BYTES {
+                if self.text.len() > self.long {
                     self.start_tail();
                 }
             }
@@ -193,12 +215,12 @@ impl Shortener {
         // Where chars start after the head cut is known again by re-reading from it: the cut
         // is at a start, so the lexer is between chars there.
         let mut tail = Tail {
-            bytes: VecDeque::with_capacity(LONG_STRING_KEEP + 64 * 1024),
+            bytes: VecDeque::with_capacity(self.keep + 64 * 1024),
             front: StringLexer::default(),
         };
         tail.bytes
             .extend(self.text[self.head_cut..].iter().copied());
-        self.left_out += tail.trim();
+        self.left_out += tail.trim(self.keep);
         self.text.truncate(self.head_cut);
         self.tail = Some(tail);
     }
@@ -439,8 +461,13 @@ mod tests {
         assert!(err(directory(&json!({"directory": "rel/dir"}))).contains("absolute path"));
     }
 
+    /// A small limit, so that the tests can cut strings anywhere, often and fast: the code
+    /// is the same for every limit.
+    const LONG: usize = 4096;
+    const KEEP: usize = LONG / 2;
+
     fn read(bytes: &[u8]) -> Vec<u8> {
-        read_event(bytes).unwrap()
+        read_event_shortening(bytes, LONG).unwrap()
     }
 
     #[test]
@@ -477,13 +504,13 @@ mod tests {
         for shift in 0..12 {
             let mut written = "x".repeat(shift);
             let mut i = 0;
-            while written.len() < 3 * LONG_STRING_BYTES {
+            while written.len() < 3 * LONG {
                 written.push_str(units[i % units.len()]);
                 i += 1;
             }
             let event = format!(r#"{{"head": 1, "output": "{written}END", "tail": "t"}}"#);
             let bytes = read(event.as_bytes());
-            assert!(bytes.len() < LONG_STRING_BYTES + 200, "{}", bytes.len());
+            assert!(bytes.len() < LONG + 200, "{}", bytes.len());
             let value: Value = serde_json::from_slice(&bytes).unwrap();
             let output = value["output"].as_str().unwrap();
             let whole: Value = serde_json::from_str(&event).unwrap();
@@ -496,13 +523,13 @@ mod tests {
             );
             assert!(tail.ends_with("END") && head.starts_with(&"x".repeat(shift)));
             // Escapes decode shorter than they are written: about half of these.
-            assert!(head.len() > LONG_STRING_KEEP / 3 && tail.len() > LONG_STRING_KEEP / 3);
+            assert!(head.len() > KEEP / 3 && tail.len() > KEEP / 3);
             let left_out: usize = note
                 .strip_suffix(" bytes of this text not read")
                 .unwrap()
                 .parse()
                 .unwrap();
-            assert!(left_out > LONG_STRING_BYTES, "{note}");
+            assert!(left_out > LONG, "{note}");
             assert_eq!(
                 (value["head"].clone(), value["tail"].clone()),
                 (1.into(), "t".into())
@@ -523,9 +550,7 @@ mod tests {
             (seed % bound as u64) as usize
         };
         // Around the limit, where strings are kept or cut, and one far over it.
-        let lengths = (0..32)
-            .map(|i| LONG_STRING_BYTES - 40 + i * 5)
-            .chain([3 * LONG_STRING_BYTES]);
+        let lengths = (0..200).map(|i| LONG - 40 + i * 3).chain([3 * LONG]);
         for length in lengths {
             let mut written = String::new();
             while written.len() < length {
@@ -533,12 +558,12 @@ mod tests {
             }
             // A long string between short ones.
             let event = format!(r#"{{"s": "é\\"", "a": "{written}", "b": ["x\\"y", 2]}}"#);
-            let mut one_by_one = Shortener::default();
+            let mut one_by_one = Shortener::new(LONG);
             event.bytes().for_each(|b| one_by_one.push(b));
-            let mut in_bulk = Shortener::default();
+            let mut in_bulk = Shortener::new(LONG);
             let mut rest = event.as_bytes();
             while !rest.is_empty() {
-                let take = (1 + next(100_000)).min(rest.len());
+                let take = (1 + next(2 * LONG)).min(rest.len());
                 in_bulk.push_slice(&rest[..take]);
                 rest = &rest[take..];
             }
@@ -556,19 +581,19 @@ mod tests {
     #[test]
     fn only_strings_over_the_limit_are_shortened_around_the_whole_event_limit() {
         // The event is over the limit (read by the shortener), its string just at it: kept.
-        let at_limit = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG_STRING_BYTES));
-        assert!(at_limit.len() > LONG_STRING_BYTES);
+        let at_limit = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG));
+        assert!(at_limit.len() > LONG);
         assert_eq!(read(at_limit.as_bytes()), at_limit.as_bytes());
         // One byte more: shortened.
-        let over = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG_STRING_BYTES + 1));
+        let over = format!(r#"{{"output": "{}"}}"#, "a".repeat(LONG + 1));
         let shortened = String::from_utf8(read(over.as_bytes())).unwrap();
         assert!(
             shortened.contains(" bytes of this text not read"),
             "not shortened"
         );
         // An event of exactly the limit is read as it is.
-        let exact = format!(r#"{{"o": "{}"}}"#, "b".repeat(LONG_STRING_BYTES - 9));
-        assert_eq!(exact.len(), LONG_STRING_BYTES);
+        let exact = format!(r#"{{"o": "{}"}}"#, "b".repeat(LONG - 9));
+        assert_eq!(exact.len(), LONG);
         assert_eq!(read(exact.as_bytes()), exact.as_bytes());
     }
 
@@ -577,9 +602,11 @@ mod tests {
         let numbers = format!("{{\"a\": [{}0]}}", "0,".repeat(MAX_EVENT_BYTES / 2));
         assert!(err(read_event(numbers.as_bytes()))
             .starts_with("bad input: the event holds more than 8 MiB"));
+        // A tool's output comes twice in an OpenCode event (`output` and `metadata.output`):
+        // even three long strings, shortened, leave room.
         let strings = format!(
             "{{\"a\": [{}\"\"]}}",
-            format!("\"{}\",", "s".repeat(LONG_STRING_BYTES * 2)).repeat(4)
+            format!("\"{}\",", "s".repeat(LONG_STRING_BYTES * 2)).repeat(3)
         );
         assert!(read_event(strings.as_bytes()).is_ok());
     }
