@@ -2,7 +2,7 @@
 //!
 //! Reading is bounded: a JSON string longer than `LONG_STRING_BYTES` (a tool's whole output,
 //! say) is read as its first and last `LONG_STRING_KEEP` bytes with a note of what was left
-//! out, so a 20 MB output costs what a 1 MB one does and is still handled; every use of such
+//! out, so a 20 MB output costs what a 2 MB one does and is still handled; every use of such
 //! text (errors, grep files, memories) needs only its start or its end. What remains may
 //! take at most `MAX_EVENT_BYTES`: more is bad input.
 
