@@ -34,18 +34,8 @@ const HIDDEN: &[char] = &[
     '\u{E007F}',
 ];
 
-const LABELS: &[&str] = &[
-    "Workspace memory (cross-session, verify if stale):",
-    "Hot session state (current session):",
-    "feedback:",
-    "project:",
-    "decision:",
-    "reference:",
-    "active_files:",
-    "open_errors:",
-    "recent_decisions:",
-    "pending_memories:",
-];
+/// Every line of structure a block has: nothing else may start a line but a bullet.
+const LABELS: &[&str] = ocmem::domain::render::STRUCTURE_LABELS;
 
 /// `text` written in tag characters: invisible, yet read by a model.
 fn tagged(text: &str) -> String {

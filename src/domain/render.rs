@@ -260,7 +260,7 @@ pub fn entry_line(text: &str, rationale: Option<&str>, age_days: Option<i64>) ->
 }
 
 /// Labels and headers of the rendered blocks: text may not imitate them.
-const STRUCTURE_LABELS: &[&str] = &[
+pub const STRUCTURE_LABELS: &[&str] = &[
     WORKSPACE_HEADER,
     HOT_STATE_HEADER,
     "feedback:",
