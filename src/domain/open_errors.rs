@@ -93,9 +93,10 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     if lines.is_empty() {
         return changes;
     }
-    // Each line too, before the summary cuts one to length where a cut key is not recognised.
+    // Each line before the summary cuts one to length, where a cut key is not recognised; the
+    // summary, made of whole scrubbed lines and a cut, then holds no secret either.
     let lines: Vec<String> = lines.iter().map(|line| scrub(line).into_owned()).collect();
-    let summary = scrub(&summarize(&lines)).into_owned();
+    let summary = summarize(&lines);
     let print = fingerprint(category, &summary);
     let id = format!("err_{print}");
 
