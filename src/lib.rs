@@ -9,4 +9,5 @@ pub mod cli;
 pub mod cmd;
 pub mod context;
 pub mod domain;
+pub mod host;
 pub mod store;

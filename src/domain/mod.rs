@@ -8,6 +8,7 @@ pub mod command;
 pub mod explicit;
 pub mod extract;
 pub mod false_positive;
+pub mod host_name;
 pub mod memory;
 pub mod memory_type;
 pub mod open_errors;

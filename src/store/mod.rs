@@ -11,9 +11,11 @@
 //! never opened through a link.
 
 pub mod archive;
+pub mod host_calls;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
+pub mod warnings;
 pub mod workspace;
 
 use std::fs::{self, DirBuilder, File, OpenOptions};
