@@ -88,21 +88,6 @@ impl Exchange {
             .filter(|block| block["type"] == "tool_result")
             .collect()
     }
-
-    /// The names of the tools the request offers.
-    pub fn tool_names(&self) -> Vec<String> {
-        self.body["tools"]
-            .as_array()
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .filter_map(|tool| tool["name"].as_str().map(str::to_string))
-            .collect()
-    }
-
-    /// Everything the request carries as one string, for a search.
-    pub fn everything(&self) -> String {
-        self.body.to_string()
-    }
 }
 
 /// What the scripted model answers.
