@@ -372,7 +372,7 @@ fn assert_no_hook_error(layout: &Layout, run: &ClaudeRun) -> Vec<String> {
     for event in claude_code::events(&run.out.stdout) {
         if event["subtype"] == "hook_response" {
             assert!(
-                event["outcome"] == "success" && event["exit_code"] == 0,
+                event["outcome"] == "success" && event["exit_code"] == 0 && event["stderr"] == "",
                 "{}: Claude Code reports a failed hook: {event}",
                 run.name
             );
@@ -474,9 +474,10 @@ fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
 /// The headers ocmem's rendered context starts with.
 const OCMEM_HEADERS: [&str; 2] = ["Workspace memory (cross-session", "Hot session state ("];
 
-/// What ocmem's hooks added to a request: from the first ocmem header to the end of each text
-/// block (of the system prompt or of any message) that carries one.
-fn ocmem_context(request: &Exchange) -> String {
+/// What ocmem's hooks added to a request, in the order of the conversation: each text block
+/// (or `<system-reminder>` part of one) that carries an ocmem header, from the first header on.
+/// The last one is the state ocmem rendered most recently.
+fn ocmem_blocks(request: &Exchange) -> Vec<String> {
     let mut texts = vec![request.system()];
     texts.extend(request.texts().into_iter().map(|(_, text)| text));
     texts
@@ -489,8 +490,12 @@ fn ocmem_context(request: &Exchange) -> String {
                 .min()
                 .map(|start| text[start..].to_string())
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
+}
+
+/// The latest of `ocmem_blocks`, or an empty string.
+fn latest_ocmem_block(request: &Exchange) -> String {
+    ocmem_blocks(request).pop().unwrap_or_default()
 }
 
 /// The `- ` lines under `header` (such as `open_errors:`) in rendered context.
@@ -713,20 +718,21 @@ fn ocmem_gives_claude_code_a_working_memory() {
     assert_eq!(turn_b.session, session, "--resume started another session");
     let exchanges = server.messages();
     let request = first_request_with(&exchanges, CONTINUE_PROMPT, &[SUMMARY_MARK]);
-    let context = ocmem_context(request);
+    let context = latest_ocmem_block(request);
     let listed = section(&context, "open_errors:");
     assert!(
         listed.iter().any(|e| e.contains("TS2345"))
             && listed.iter().any(|e| e.contains(TEST_FAILURE)),
         "the request after the failing typecheck should carry both open errors:\n{context}"
     );
+    let all = ocmem_blocks(request).join("\n");
     assert!(
-        context.contains(REMEMBERED),
-        "the request after the first turn should carry the rule to remember:\n{context}"
+        all.contains(REMEMBERED),
+        "the requests of session 1 should carry the rule to remember:\n{all}"
     );
     for subject in COMMIT_SUBJECTS {
         assert!(
-            !context.contains(subject),
+            !all.contains(subject),
             "the commit subject {subject:?} reached ocmem's context:\n{context}"
         );
     }
@@ -747,7 +753,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
         .iter()
         .find(|e| e.has_user_text(SUMMARY_MARK) && !anthropic_model::is_compaction(e))
         .expect("Claude Code did not go on after the compaction");
-    let context = ocmem_context(after);
+    let context = latest_ocmem_block(after);
     assert!(
         !context.contains("TS2345") && context.contains(TEST_FAILURE),
         "after the passing typecheck and the compaction, ocmem's context should hold the \
@@ -784,7 +790,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     let second = claude_code.run("claude-session-2", SECOND_PROMPT, None);
     assert_ne!(second.session, session);
     let exchanges = server.messages();
-    let context = ocmem_context(first_request_with(&exchanges, SECOND_PROMPT, &[]));
+    let context = ocmem_blocks(first_request_with(&exchanges, SECOND_PROMPT, &[])).join("\n");
     for remembered in [REMEMBERED, GOOD_CANDIDATES[0], GOOD_CANDIDATES[1]] {
         assert!(
             context.contains(remembered),
