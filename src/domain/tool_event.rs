@@ -10,6 +10,10 @@ use super::open_errors::{self, BashRun, ErrorChanges};
 use super::paths::{absolute, storable};
 use super::session::{FileAction, SessionState};
 
+/// At most this many files are taken from one search: the first are the best matches, and a
+/// search is a weak sign of work on a file.
+pub const SEARCH_FILES: usize = 10;
+
 /// What one call changed, for `tool-after --json`.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

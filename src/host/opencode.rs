@@ -16,9 +16,7 @@ use crate::domain::event::{
 };
 use crate::domain::extract::{head_lines, OUTPUT_HEAD_BYTES};
 use crate::domain::session::FileAction;
-
-/// At most this many files are taken from one grep output.
-pub const GREP_FILES: usize = 10;
+use crate::domain::tool_event::SEARCH_FILES;
 
 /// OpenCode's tool ids, and what each is. Any other tool records nothing.
 pub const TOOLS: [(&str, ToolKind); 6] = [
@@ -180,7 +178,7 @@ pub fn grep_files(output: &str) -> Vec<&str> {
         };
         if path.starts_with('/') && !path.contains(": ") && !files.contains(&path) {
             files.push(path);
-            if files.len() == GREP_FILES {
+            if files.len() == SEARCH_FILES {
                 break;
             }
         }
@@ -302,7 +300,7 @@ mod tests {
         let many: String = (0..15)
             .map(|i| format!("/r/f{i}.ts:\n  Line 1: x\n"))
             .collect();
-        assert_eq!(grep_files(&many).len(), GREP_FILES);
+        assert_eq!(grep_files(&many).len(), SEARCH_FILES);
         assert!(grep_files("  /r/indented.ts:\nnot/absolute.ts:\n").is_empty());
         // Only the head of a huge output is read.
         let huge = format!(
