@@ -737,6 +737,7 @@ fn in_process(memory: &WorkspaceMemory) -> String {
             let id = format!("c{i}");
             let call = ToolCall {
                 session: SessionRef {
+                    host: ocmem::domain::host_name::HostName::OpenCode,
                     directory: DIR,
                     session_id: SESSION,
                 },

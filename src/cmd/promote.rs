@@ -86,6 +86,7 @@ pub fn promote(ctx: &Context, compaction: Compaction) -> Result<serde_json::Valu
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
+    store.note_host_call(&workspace, compaction.session.host);
     let mut accepted: Vec<Accepted> = Vec::new();
     let mut memory_left_newer = false;
     if !passed.is_empty() {

@@ -70,6 +70,7 @@ impl Rendered {
 /// Captures what `prompt` asks to remember, freezes the session's workspace block at its
 /// first render, and returns both blocks.
 pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
+    let host = prompt.session.host;
     let directory = prompt.session.directory;
     let session_id = prompt.session.session_id;
     let message_id = prompt.message_id;
@@ -77,6 +78,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
+    store.note_host_call(&workspace, host);
     let session_path = workspace.session_file(session_id);
     let before: Option<SessionState> = store.read(&session_path)?;
 

@@ -36,6 +36,7 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
     let session_id = call.session.session_id;
     let store = ctx.store();
     let workspace = store.workspace(call.session.directory);
+    store.note_host_call(&workspace, call.session.host);
     let path = workspace.session_file(session_id);
     let updated = store.update(
         &path,

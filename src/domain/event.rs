@@ -3,11 +3,14 @@
 
 use std::borrow::Cow;
 
+use super::host_name::HostName;
 use super::session::FileAction;
 
 /// The session an event belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionRef<'a> {
+    /// The host whose hook sent the event.
+    pub host: HostName,
     /// The absolute directory the agent runs in: relative paths are relative to it, and its
     /// workspace is the one whose memory is used.
     pub directory: &'a str,

@@ -116,6 +116,7 @@ mod tests {
     use crate::domain::event::{SessionRef, ShellRun, ToolKind};
 
     const SESSION: SessionRef = SessionRef {
+        host: crate::domain::host_name::HostName::OpenCode,
         directory: "/repo",
         session_id: "s",
     };

@@ -19,6 +19,7 @@ use super::json::{optional_id, optional_object, optional_str, required_id, requi
 use crate::domain::event::{
     Compaction, FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind,
 };
+use crate::domain::host_name::HostName;
 use crate::domain::session::FileAction;
 use crate::domain::tool_event::SEARCH_FILES;
 
@@ -64,6 +65,7 @@ pub fn decode(event: &Value) -> Result<HookEvent<'_>> {
             bail!("bad input: cwd must be an absolute path, not {directory:?}");
         }
         Ok(SessionRef {
+            host: HostName::ClaudeCode,
             directory,
             session_id: required_id(event, "session_id")?,
         })

@@ -15,6 +15,7 @@ use crate::domain::event::{
     Compaction, FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind,
 };
 use crate::domain::extract::{head_lines, OUTPUT_HEAD_BYTES};
+use crate::domain::host_name::HostName;
 use crate::domain::session::FileAction;
 use crate::domain::tool_event::SEARCH_FILES;
 
@@ -31,6 +32,7 @@ pub const TOOLS: [(&str, ToolKind); 6] = [
 /// `{"directory", "sessionID"}`: the session of `compact` and of `gc` (session.deleted).
 pub fn session(event: &Value) -> Result<SessionRef<'_>> {
     Ok(SessionRef {
+        host: HostName::OpenCode,
         directory: directory(event)?,
         session_id: required_id(event, "sessionID")?,
     })
@@ -71,6 +73,7 @@ pub fn tool_call(event: &Value) -> Result<ToolCall<'_>> {
         .map_or(ToolKind::Other, |(_, kind)| *kind);
     let mut call = ToolCall {
         session: SessionRef {
+            host: HostName::OpenCode,
             directory,
             session_id,
         },

@@ -12,7 +12,6 @@ use crate::cmd::render::render;
 use crate::cmd::tool_after::record;
 use crate::context::Context;
 use crate::domain::event::{Prompt, SessionRef};
-use crate::domain::host_name::HostName;
 use crate::domain::render::hot_state_emptied;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
@@ -25,9 +24,10 @@ use crate::store::Updated;
 pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let event = parse_event(stdin)?;
     let event = decode(&event)?;
-    if let Some(session) = session_of(&event) {
+    if let HookEvent::SessionEnd(session) = event {
+        // The one event with nothing else to do still says the host is calling.
         let store = ctx.store();
-        store.note_host_call(&store.workspace(session.directory), HostName::ClaudeCode);
+        store.note_host_call(&store.workspace(session.directory), session.host);
     }
     Ok(match event {
         HookEvent::SessionStart { session, .. } => {
@@ -57,18 +57,6 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         // until `gc --sweep` finds it idle.
         HookEvent::SessionEnd(_) | HookEvent::Other { .. } => String::new(),
     })
-}
-
-fn session_of<'a>(event: &HookEvent<'a>) -> Option<SessionRef<'a>> {
-    match event {
-        HookEvent::SessionStart { session, .. }
-        | HookEvent::PreCompact(session)
-        | HookEvent::SessionEnd(session) => Some(*session),
-        HookEvent::UserPromptSubmit(prompt) => Some(prompt.session),
-        HookEvent::ToolUse(call) => Some(call.session),
-        HookEvent::PostCompact(compaction) => Some(compaction.session),
-        HookEvent::Other { .. } => None,
-    }
 }
 
 fn no_message(session: SessionRef) -> Prompt {
