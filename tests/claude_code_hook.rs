@@ -380,3 +380,31 @@ fn tool_kinds_of_claude_code_are_the_table_s() {
     assert_eq!(kind("Glob"), Some(ToolKind::Other));
     assert_eq!(kind("Task"), None);
 }
+
+#[test]
+fn baseline_and_gc_cover_both_hosts_sessions() {
+    let env = Env::new();
+    for event in fixture_tool_events() {
+        env.tool_after(&event);
+    }
+    for payload in payloads("session-hooks.jsonl") {
+        hook(&env, &payload);
+    }
+    let out = env.run(&["baseline", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let totals = &report["totals"];
+    assert_eq!(totals["sessions"]["count"], 2, "{totals}");
+    assert_eq!(
+        totals["errors"]["open"], 2,
+        "one test failure in each: {totals}"
+    );
+    // Both sessions go idle together: a sweep past the TTL removes both, memory stays.
+    let later = "2027-02-01T00:00:00Z";
+    let out = env.run_at(later, &["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    assert!(!env.session_file(DEMO_DIR, DEMO_SESSION).exists());
+    assert!(!env.session_file(DEMO_DIR, CLAUDE_SESSION).exists());
+    let memory = workspace_memory(&env);
+    assert!(memory["entries"].as_array().unwrap().len() >= 2);
+}
