@@ -13,12 +13,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use ocmem::domain::event::{FileChange, SessionRef, ToolCall, ToolKind};
 use ocmem::domain::memory::{mark_capped, render_block, WorkspaceMemory};
 use ocmem::domain::open_errors::{apply_bash, BashRun};
 use ocmem::domain::render::hot_state;
 use ocmem::domain::secrets::scrub;
+use ocmem::domain::session::FileAction;
 use ocmem::domain::session::SessionState;
-use ocmem::domain::tool_event::{apply, ToolCall};
+use ocmem::domain::tool_event::apply;
 use ocmem::store::Workspace;
 use serde_json::{json, Value};
 
@@ -730,17 +732,23 @@ fn copy_dir(from: &Path, to: &Path) {
 fn in_process(memory: &WorkspaceMemory) -> String {
     let iterations = 20_000;
     let mut state = SessionState::new(SESSION);
-    let args = json!({"filePath": "src/a.ts"});
-    let none = json!({});
     let apply_read = per_call(
         &mut |i| {
             let id = format!("c{i}");
             let call = ToolCall {
+                session: SessionRef {
+                    host: ocmem::domain::host_name::HostName::OpenCode,
+                    directory: DIR,
+                    session_id: SESSION,
+                },
                 tool: "read",
+                kind: ToolKind::Read,
                 call_id: &id,
-                args: &args,
-                output: &none,
-                directory: DIR,
+                files: vec![FileChange::Touched {
+                    path: "src/a.ts",
+                    action: FileAction::Read,
+                }],
+                shell: None,
             };
             std::hint::black_box(apply(&mut state, &call, i as i64));
         },

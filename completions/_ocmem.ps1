@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -91,6 +92,12 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;hook' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -99,6 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors')
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -121,6 +129,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;replay' {
+            break
+        }
+        'ocmem;help;hook' {
             break
         }
         'ocmem;help;help' {

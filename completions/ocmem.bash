@@ -28,6 +28,9 @@ _ocmem() {
             ocmem,help)
                 cmd="ocmem__subcmd__help"
                 ;;
+            ocmem,hook)
+                cmd="ocmem__subcmd__hook"
+                ;;
             ocmem,promote)
                 cmd="ocmem__subcmd__promote"
                 ;;
@@ -52,6 +55,9 @@ _ocmem() {
             ocmem__subcmd__help,help)
                 cmd="ocmem__subcmd__help__subcmd__help"
                 ;;
+            ocmem__subcmd__help,hook)
+                cmd="ocmem__subcmd__help__subcmd__hook"
+                ;;
             ocmem__subcmd__help,promote)
                 cmd="ocmem__subcmd__help__subcmd__promote"
                 ;;
@@ -71,7 +77,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,7 +165,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay help"
+            opts="tool-after render compact promote gc baseline replay hook help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -228,6 +234,20 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help__subcmd__promote)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -277,6 +297,24 @@ _ocmem() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__hook)
+            opts="-h --data-dir --help claude-code"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

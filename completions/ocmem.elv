@@ -30,6 +30,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand gc 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
             cand baseline 'Audit every store under the data directory, read-only'
             cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+            cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -80,6 +81,11 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;hook'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -88,6 +94,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand gc 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
             cand baseline 'Audit every store under the data directory, read-only'
             cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+            cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -103,6 +110,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;baseline'= {
         }
         &'ocmem;help;replay'= {
+        }
+        &'ocmem;help;hook'= {
         }
         &'ocmem;help;help'= {
         }

@@ -4,7 +4,7 @@ pub mod hook_argv;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 
@@ -43,6 +43,7 @@ pub enum Command {
     Gc(Gc),
     Baseline(Baseline),
     Replay(Replay),
+    Hook(Hook),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -218,4 +219,37 @@ pub struct Replay {
     /// The hook log (JSON lines)
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+}
+
+const HOOK_EXAMPLE: &str = r#"Claude Code events and what ocmem does:
+  SessionStart        prints the workspace memory and the hot state as additionalContext
+  UserPromptSubmit    captures what the prompt asks to remember; prints the hot state when it
+                      changed since it was last printed in this session
+  PostToolUse,        records the call (Bash, Read, Edit, MultiEdit, Write, NotebookEdit, Grep);
+  PostToolUseFailure  a failing Bash opens an error, a passing one clears it
+  PreCompact          prints the compaction instructions as plain text
+  PostCompact         files the memory candidates of compact_summary
+  others              nothing
+
+Example (`ocmem init claude-code` installs the hooks):
+  echo '{"hook_event_name":"SessionStart","session_id":"5f0c…","cwd":"/home/dev/demo",
+         "source":"startup"}' | ocmem hook claude-code"#;
+
+/// Run as a host's hook: one entry point for every event of a host that runs command hooks
+///
+/// Reads the host's hook event on stdin and prints what the host should add to the model's
+/// context, in the host's format. Never blocks the agent: on any failure it prints nothing on
+/// stdout, says why on stderr and in the warnings log (see `ocmem doctor`), and exits 0.
+#[derive(Debug, Args)]
+#[command(after_help = HOOK_EXAMPLE)]
+pub struct Hook {
+    /// The host whose hook event is on stdin
+    #[arg(value_enum)]
+    pub host: HookHost,
+}
+
+/// The hosts `ocmem hook` serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HookHost {
+    ClaudeCode,
 }

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::{Command, Compact, Promote, Render, ToolAfter};
+use super::{Command, Compact, Hook, HookHost, Promote, Render, ToolAfter};
 
 /// The hooks recognised here and whether each takes `--json`.
 const HOOKS: [(&str, bool); 4] = [
@@ -45,11 +45,20 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
                 return None;
             }
             json = true;
+        } else if arg == "hook" {
+            // `hook claude-code`: the host's name comes next, as clap spells it.
+            if rest.next()?.to_str()? != "claude-code" {
+                return None;
+            }
+            hook = Some(("hook", false));
         } else {
             hook = Some(*HOOKS.iter().find(|(name, _)| *name == arg)?);
         }
     }
     let command = match hook?.0 {
+        "hook" => Command::Hook(Hook {
+            host: HookHost::ClaudeCode,
+        }),
         "tool-after" => Command::ToolAfter(ToolAfter { json }),
         "render" => Command::Render(Render { json }),
         "compact" => Command::Compact(Compact {}),
@@ -66,8 +75,11 @@ mod tests {
     use crate::cli::Cli;
 
     /// Tokens a command line may be made of: the hook forms, and decoys next to them.
-    const TOKENS: [&str; 18] = [
+    const TOKENS: [&str; 21] = [
         "tool-after",
+        "hook",
+        "claude-code",
+        "claude",
         "render",
         "compact",
         "promote",
@@ -91,6 +103,8 @@ mod tests {
     fn plain(token: &str) -> bool {
         [
             "tool-after",
+            "hook",
+            "claude-code",
             "render",
             "compact",
             "promote",
@@ -141,7 +155,11 @@ mod tests {
     fn is_hook(command: &Command) -> bool {
         matches!(
             command,
-            Command::ToolAfter(_) | Command::Render(_) | Command::Compact(_) | Command::Promote(_)
+            Command::ToolAfter(_)
+                | Command::Render(_)
+                | Command::Compact(_)
+                | Command::Promote(_)
+                | Command::Hook(_)
         )
     }
 
@@ -165,10 +183,14 @@ mod tests {
                 (Some(_), Err(e)) => panic!("{tokens:?} taken, but clap says: {e}"),
                 // clap takes --data-dir once on each side of the subcommand; that is left
                 // to it, as it is no plugin's way.
+                // So is a flag between `hook` and its host.
                 (None, Ok(cli)) => assert!(
                     !(is_hook(&cli.command)
                         && tokens.iter().all(|t| plain(t))
-                        && data_dir_count(&tokens) <= 1),
+                        && data_dir_count(&tokens) <= 1
+                        && tokens
+                            .windows(2)
+                            .all(|w| w[0] != "hook" || w[1] == "claude-code")),
                     "{tokens:?} is a plain hook form left to clap"
                 ),
                 (None, Err(_)) => {}
@@ -202,6 +224,11 @@ mod tests {
                 Some("/m"),
                 "Promote(Promote { json: true })",
             ),
+            (
+                &["hook", "claude-code"][..],
+                None,
+                "Hook(Hook { host: ClaudeCode })",
+            ),
         ] {
             let (dir, parsed) = parse(&argv(tokens)).expect("taken");
             assert_eq!(dir, data_dir.map(PathBuf::from), "{tokens:?}");
@@ -216,6 +243,8 @@ mod tests {
             &["--help"],
             &["render", "--help"],
             &["compact", "--json"],
+            &["hook", "claude-code", "--json"],
+            &["hook", "--help"],
             &["gc"],
             &["render", "--json", "--json"],
             &["--data-dir", "a", "render", "--data-dir", "b"],

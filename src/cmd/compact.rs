@@ -3,13 +3,15 @@
 
 use anyhow::Result;
 
-use super::input::{directory, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Compact;
 use crate::context::Context;
+use crate::domain::event::SessionRef;
 use crate::domain::memory::{render_block, WorkspaceMemory};
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
+use crate::host::json::parse_event;
+use crate::host::opencode;
 
 impl Run for Compact {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -37,11 +39,15 @@ under it.";
 
 pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let directory = directory(&event)?;
-    let session_id = required_id(&event, "sessionID")?;
+    instructions(ctx, opencode::session(&event)?)
+}
 
+/// The compaction instructions for `session`, with its memory and hot state as background.
+pub fn instructions(ctx: &Context, session: SessionRef) -> Result<String> {
     let store = ctx.store();
-    let workspace = store.workspace(directory);
+    let workspace = store.workspace(session.directory);
+    store.note_host_call(&workspace, session.host);
+    let session_id = session.session_id;
     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
     let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;
     // No clock in the background: the same stores always give the same prompt.

@@ -16,7 +16,6 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use super::input::{directory, parse_event, required_id};
 use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
@@ -64,9 +63,9 @@ impl Run for Gc {
 
 /// The session-deleted event: removes that session's store and lock.
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
-    let event = parse_event(stdin)?;
-    let directory = directory(&event)?;
-    let session_id = required_id(&event, "sessionID")?;
+    let event = crate::host::json::parse_event(stdin)?;
+    let session = crate::host::opencode::session(&event)?;
+    let (directory, session_id) = (session.directory, session.session_id);
     let store = ctx.store();
     let path = store.workspace(directory).session_file(session_id);
     let removed = store.remove_store_if::<SessionState>(&path, |_| true)?;

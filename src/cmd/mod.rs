@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod compact;
 pub mod gc;
 pub mod gc_archive;
+pub mod hook;
 pub mod input;
 pub mod promote;
 pub mod render;
@@ -33,6 +34,7 @@ impl Run for Command {
             Command::Gc(cmd) => cmd.run(ctx),
             Command::Baseline(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
+            Command::Hook(cmd) => cmd.run(ctx),
         }
     }
 }

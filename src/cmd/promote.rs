@@ -5,17 +5,19 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use super::input::{directory, optional_str, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Promote;
 use crate::context::Context;
 use crate::domain::candidates::{gate, parse_candidates, Candidate};
+use crate::domain::event::Compaction;
 use crate::domain::memory::{
     merge_all, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
 };
 use crate::domain::secrets::scrub;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
+use crate::host::json::parse_event;
+use crate::host::opencode;
 use crate::store::Updated;
 
 impl Run for Promote {
@@ -41,11 +43,22 @@ struct Rejected<'a> {
 
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let directory = directory(&event)?;
-    let session_id = required_id(&event, "sessionID")?;
+    let report = promote(ctx, opencode::compaction(&event)?)?;
+    Ok(if json {
+        format!("{report}\n")
+    } else {
+        String::new()
+    })
+}
+
+/// Files the candidates of `compaction`'s summary and clears its session's pending memories
+/// and frozen block; returns the report `--json` prints.
+pub fn promote(ctx: &Context, compaction: Compaction) -> Result<serde_json::Value> {
+    let directory = compaction.session.directory;
+    let session_id = compaction.session.session_id;
     // Scrubbed before anything reads it: candidates are cut to length (where a cut key would
     // no longer be recognised), stored, and echoed by --json.
-    let summary = scrub(optional_str(&event, "summary")?.unwrap_or_default());
+    let summary = scrub(compaction.summary);
 
     let (candidates, unreadable) = parse_candidates(&summary);
     let mut rejected: Vec<Rejected> = unreadable
@@ -73,6 +86,7 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
+    store.note_host_call(&workspace, compaction.session.host);
     let mut accepted: Vec<Accepted> = Vec::new();
     let mut memory_left_newer = false;
     if !passed.is_empty() {
@@ -128,14 +142,10 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         Updated::LeftNewer => 0,
     };
 
-    if !json {
-        return Ok(String::new());
-    }
-    let line = json!({
+    Ok(json!({
         "accepted": accepted,
         "rejected": rejected,
         "pendingCleared": pending_cleared,
         "memoryLeftNewer": memory_left_newer,
-    });
-    Ok(format!("{line}\n"))
+    }))
 }

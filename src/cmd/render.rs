@@ -6,10 +6,10 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{directory, optional_id, optional_str, parse_event, required_id};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
+use crate::domain::event::Prompt;
 use crate::domain::explicit::{self, ExplicitMemory};
 use crate::domain::memory::{
     merge, render_block, standalone_entry, Merged, NewMemory, Source, WorkspaceMemory,
@@ -19,6 +19,8 @@ use crate::domain::memory_type::MemoryType;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
+use crate::host::json::parse_event;
+use crate::host::opencode;
 use crate::store::{Store, Updated, Workspace};
 
 impl Run for Render {
@@ -31,13 +33,52 @@ impl Run for Render {
 /// separated by a blank line, and a newline; or nothing at all when both are empty.
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let directory = directory(&event)?;
-    let session_id = required_id(&event, "sessionID")?;
-    let prompt = optional_str(&event, "prompt")?;
-    let message_id = optional_id(&event, "messageID")?;
+    let rendered = render(ctx, opencode::prompt(&event)?)?;
+    if json {
+        let mut line = json!({"workspace": rendered.workspace, "session": rendered.session});
+        if let Some(count) = rendered.memories_over_limit.filter(|&n| n > 0) {
+            line["memoriesOverLimit"] = json!(count);
+        }
+        return Ok(format!("{line}\n"));
+    }
+    Ok(rendered.text())
+}
+
+/// What a render shows: the frozen workspace block and the session's hot state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub workspace: String,
+    pub session: String,
+    /// How many memories the message held beyond the limit; `None` when no message was read.
+    pub memories_over_limit: Option<usize>,
+}
+
+impl Rendered {
+    /// Both blocks, separated by a blank line, and a newline; nothing when both are empty.
+    pub fn text(&self) -> String {
+        let blocks: Vec<&str> = [self.workspace.as_str(), self.session.as_str()]
+            .into_iter()
+            .filter(|b| !b.is_empty())
+            .collect();
+        if blocks.is_empty() {
+            return String::new();
+        }
+        format!("{}\n", blocks.join("\n\n"))
+    }
+}
+
+/// Captures what `prompt` asks to remember, freezes the session's workspace block at its
+/// first render, and returns both blocks.
+pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
+    let host = prompt.session.host;
+    let directory = prompt.session.directory;
+    let session_id = prompt.session.session_id;
+    let message_id = prompt.message_id;
+    let prompt = prompt.text;
 
     let store = ctx.store();
     let workspace = store.workspace(directory);
+    store.note_host_call(&workspace, host);
     let session_path = workspace.session_file(session_id);
     let before: Option<SessionState> = store.read(&session_path)?;
 
@@ -77,21 +118,11 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         )?,
     };
 
-    if json {
-        let mut line = json!({"workspace": workspace_block, "session": session_block});
-        if let Some(count) = over_limit.filter(|&n| n > 0) {
-            line["memoriesOverLimit"] = json!(count);
-        }
-        return Ok(format!("{line}\n"));
-    }
-    let blocks: Vec<&str> = [workspace_block.as_str(), session_block.as_str()]
-        .into_iter()
-        .filter(|b| !b.is_empty())
-        .collect();
-    if blocks.is_empty() {
-        return Ok(String::new());
-    }
-    Ok(format!("{}\n", blocks.join("\n\n")))
+    Ok(Rendered {
+        workspace: workspace_block,
+        session: session_block,
+        memories_over_limit: over_limit,
+    })
 }
 
 /// An entry to list as pending, and whether it is a decision.

@@ -3,15 +3,15 @@
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::input::{
-    directory, optional_object, parse_event, required_id, required_object, required_str,
-};
 use super::{run_hook, Run};
 use crate::cli::ToolAfter;
 use crate::context::Context;
+use crate::domain::event::ToolCall;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
-use crate::domain::tool_event::{self, ToolCall};
+use crate::domain::tool_event;
+use crate::host::json::parse_event;
+use crate::host::opencode;
 use crate::store::Updated;
 
 impl Run for ToolAfter {
@@ -23,35 +23,26 @@ impl Run for ToolAfter {
 /// Applies the event in `stdin`; returns the `--json` line when `json`, else "".
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let directory = directory(&event)?;
-    required_object(&event, "input")?;
-    let tool = required_str(&event, "input.tool")?;
-    let session_id = required_id(&event, "input.sessionID")?;
-    let call_id = required_id(&event, "input.callID")?;
-    let args = optional_object(&event, "input.args")?;
-    let output = optional_object(&event, "output")?;
+    let call = opencode::tool_call(&event)?;
+    Ok(report(json, &record(ctx, &call)?))
+}
 
-    if !tool_event::is_tracked(tool) {
-        return Ok(report(
-            json,
-            &json!({"tool": tool, "tracked": false, "written": false}),
-        ));
+/// Applies `call` to its session's hot state; returns what changed, as `--json` prints it.
+pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
+    let tool = call.tool;
+    if !call.is_tracked() {
+        return Ok(json!({"tool": tool, "tracked": false, "written": false}));
     }
-    let call = ToolCall {
-        tool,
-        call_id,
-        args,
-        output,
-        directory,
-    };
+    let session_id = call.session.session_id;
     let store = ctx.store();
-    let workspace = store.workspace(directory);
+    let workspace = store.workspace(call.session.directory);
+    store.note_host_call(&workspace, call.session.host);
     let path = workspace.session_file(session_id);
     let updated = store.update(
         &path,
         || SessionState::new(session_id),
         |state| {
-            let changes = tool_event::apply(state, &call, ctx.now_ms);
+            let changes = tool_event::apply(state, call, ctx.now_ms);
             if !changes.is_empty() {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
                 if state.session_id.is_empty() {
@@ -61,7 +52,7 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
             changes
         },
     )?;
-    let line = match updated {
+    Ok(match updated {
         Updated::Done { result, written } => {
             let mut line = serde_json::to_value(result)?;
             line["tool"] = json!(tool);
@@ -73,8 +64,7 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         Updated::LeftNewer => {
             json!({"tool": tool, "tracked": true, "written": false, "leftNewer": true})
         }
-    };
-    Ok(report(json, &line))
+    })
 }
 
 fn report(json: bool, line: &Value) -> String {

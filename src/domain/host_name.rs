@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum HostName {
+    #[serde(rename = "opencode")]
     OpenCode,
+    #[serde(rename = "claude-code")]
     ClaudeCode,
 }
 

@@ -238,6 +238,12 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
     layout(HOT_STATE_HEADER, &labels, &lines, HOT_STATE_BUDGET)
 }
 
+/// What to show a host that keeps what it was shown (Claude Code) when the hot state it was
+/// last shown has emptied: otherwise the old one would stand.
+pub fn hot_state_emptied() -> String {
+    format!("{HOT_STATE_HEADER}\n- (empty: nothing shown before is open any more)")
+}
+
 /// The pending-memory line saying that the latest message asked for more than is taken.
 pub fn over_limit_line(count: usize) -> String {
     format!(

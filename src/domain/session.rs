@@ -51,6 +51,11 @@ pub struct SessionState {
     /// rendered, so that the user hears of them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub memories_over_limit: usize,
+    /// A digest of the hot state as last shown to a host that keeps what it is shown for the
+    /// rest of the session (Claude Code's additional context), so an unchanged one is not
+    /// shown again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_hot_state: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -78,6 +83,7 @@ impl SessionState {
             applied_messages: Vec::new(),
             frozen_workspace_block: None,
             memories_over_limit: 0,
+            shown_hot_state: None,
             extra: Map::new(),
         }
     }

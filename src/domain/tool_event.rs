@@ -1,30 +1,18 @@
-//! Applying one OpenCode `tool.execute.after` call to a session's hot state.
-//! Which tool field means what (OpenCode 1.18 tool ids and fields) lives here.
+//! Applying one finished tool call, decoded by its host (`src/host/`), to a session's hot
+//! state: reads, edits, writes, greps and patches make files active; shell commands open and
+//! clear errors (see `open_errors`).
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::active_files;
-use super::extract::{head_lines, OUTPUT_HEAD_BYTES};
+use super::event::{FileChange, ToolCall};
 use super::open_errors::{self, BashRun, ErrorChanges};
 use super::paths::{absolute, storable};
 use super::session::{FileAction, SessionState};
 
-/// At most this many files are taken from one grep output.
-pub const GREP_FILES: usize = 10;
-
-/// One finished tool call, as OpenCode passes it to `tool.execute.after`.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolCall<'a> {
-    pub tool: &'a str,
-    pub call_id: &'a str,
-    /// `input.args`
-    pub args: &'a Value,
-    /// `output` (title, output, metadata)
-    pub output: &'a Value,
-    /// The directory OpenCode runs in: relative paths are relative to it.
-    pub directory: &'a str,
-}
+/// At most this many files are taken from one search: the first are the best matches, and a
+/// search is a weak sign of work on a file.
+pub const SEARCH_FILES: usize = 10;
 
 /// What one call changed, for `tool-after --json`.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
@@ -58,31 +46,6 @@ impl Changes {
     }
 }
 
-/// Tools whose calls can change the hot state; the others need no store access at all.
-pub fn is_tracked(tool: &str) -> bool {
-    matches!(
-        tool,
-        "read" | "edit" | "write" | "apply_patch" | "grep" | "bash"
-    )
-}
-
-/// The bash exit status: `metadata.exit` (where OpenCode puts it), else `metadata.exitCode`,
-/// else a top-level `exitCode`, when it is a whole number. Anything else is unknown.
-pub fn exit_status(output: &Value) -> Option<i64> {
-    let metadata = &output["metadata"];
-    [
-        &metadata["exit"],
-        &metadata["exitCode"],
-        &output["exitCode"],
-    ]
-    .into_iter()
-    .find(|v| !v.is_null())
-    .and_then(|v| {
-        v.as_i64()
-            .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
-    })
-}
-
 /// Applies `call` to `state`. A call whose id was applied before changes nothing.
 pub fn apply(state: &mut SessionState, call: &ToolCall, now_ms: i64) -> Changes {
     let mut changes = Changes::default();
@@ -90,52 +53,26 @@ pub fn apply(state: &mut SessionState, call: &ToolCall, now_ms: i64) -> Changes 
         changes.duplicate = true;
         return changes;
     }
-    let dir = call.directory;
-    match call.tool {
-        "read" | "edit" | "write" => {
-            let action = match call.tool {
-                "read" => FileAction::Read,
-                "edit" => FileAction::Edit,
-                _ => FileAction::Write,
-            };
-            if let Some(path) = non_empty_str(&call.args["filePath"]) {
-                touch(state, &mut changes, dir, path, action, now_ms);
+    let dir = call.session.directory;
+    for file in &call.files {
+        match *file {
+            FileChange::Touched { path, action } => {
+                touch(state, &mut changes, dir, path, action, now_ms)
+            }
+            FileChange::Deleted { path } => forget(state, &mut changes, dir, path),
+            FileChange::Moved { from, to } => {
+                forget(state, &mut changes, dir, from);
+                touch(state, &mut changes, dir, to, FileAction::Edit, now_ms);
             }
         }
-        "apply_patch" => {
-            let files = call.output["metadata"]["files"].as_array();
-            for file in files.into_iter().flatten() {
-                let Some(path) = non_empty_str(&file["filePath"]) else {
-                    continue;
-                };
-                match (file["type"].as_str(), non_empty_str(&file["movePath"])) {
-                    (Some("delete"), _) => forget(state, &mut changes, dir, path),
-                    (_, Some(target)) => {
-                        forget(state, &mut changes, dir, path);
-                        touch(state, &mut changes, dir, target, FileAction::Edit, now_ms);
-                    }
-                    (Some("add"), None) => {
-                        touch(state, &mut changes, dir, path, FileAction::Write, now_ms)
-                    }
-                    _ => touch(state, &mut changes, dir, path, FileAction::Edit, now_ms),
-                }
-            }
-        }
-        "grep" => {
-            let text = call.output["output"].as_str().unwrap_or_default();
-            for path in grep_files(text) {
-                touch(state, &mut changes, dir, path, FileAction::Grep, now_ms);
-            }
-        }
-        "bash" => {
-            let run = BashRun {
-                command: call.args["command"].as_str().unwrap_or_default(),
-                output: bash_output(call.output),
-                exit: exit_status(call.output),
-            };
-            changes.absorb(open_errors::apply_bash(&mut state.open_errors, run, now_ms));
-        }
-        _ => {}
+    }
+    if let Some(shell) = &call.shell {
+        let run = BashRun {
+            command: shell.command,
+            output: &shell.output,
+            exit: shell.exit,
+        };
+        changes.absorb(open_errors::apply_bash(&mut state.open_errors, run, now_ms));
     }
     if !changes.is_empty() {
         state.remember_applied(call.call_id);
@@ -173,91 +110,53 @@ fn forget(state: &mut SessionState, changes: &mut Changes, directory: &str, path
     }
 }
 
-fn non_empty_str(value: &Value) -> Option<&str> {
-    value.as_str().filter(|s| !s.is_empty())
-}
-
-/// The command's output: `output.output`, else the `metadata.output` preview.
-fn bash_output(output: &Value) -> &str {
-    non_empty_str(&output["output"])
-        .or_else(|| output["metadata"]["output"].as_str())
-        .unwrap_or_default()
-}
-
-/// The files of OpenCode's grep output: its unindented `/absolute/path:` header lines, within
-/// the output's first `OUTPUT_HEAD_BYTES` (OpenCode lists files in order, so the first ten
-/// headers are at the start; a huge output costs no more than a small one).
-pub fn grep_files(output: &str) -> Vec<&str> {
-    let mut files: Vec<&str> = Vec::new();
-    for line in head_lines(output, OUTPUT_HEAD_BYTES).lines() {
-        let Some(path) = line.strip_suffix(':') else {
-            continue;
-        };
-        if path.starts_with('/') && !path.contains(": ") && !files.contains(&path) {
-            files.push(path);
-            if files.len() == GREP_FILES {
-                break;
-            }
-        }
-    }
-    files
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::domain::event::{SessionRef, ShellRun, ToolKind};
 
-    fn call<'a>(tool: &'a str, id: &'a str, args: &'a Value, output: &'a Value) -> ToolCall<'a> {
+    const SESSION: SessionRef = SessionRef {
+        host: crate::domain::host_name::HostName::OpenCode,
+        directory: "/repo",
+        session_id: "s",
+    };
+
+    fn call<'a>(kind: ToolKind, id: &'a str, files: Vec<FileChange<'a>>) -> ToolCall<'a> {
         ToolCall {
-            tool,
+            session: SESSION,
+            tool: "t",
+            kind,
             call_id: id,
-            args,
-            output,
-            directory: "/repo",
+            files,
+            shell: None,
         }
     }
 
-    #[test]
-    fn exit_status_comes_from_metadata_exit_first() {
-        assert_eq!(
-            exit_status(&json!({"metadata": {"exit": 2, "exitCode": 0}})),
-            Some(2)
-        );
-        assert_eq!(exit_status(&json!({"metadata": {"exitCode": 1}})), Some(1));
-        assert_eq!(
-            exit_status(&json!({"exitCode": 3, "metadata": {}})),
-            Some(3)
-        );
-        assert_eq!(exit_status(&json!({"metadata": {"exit": null}})), None);
-        assert_eq!(exit_status(&json!({"metadata": {"exit": "2"}})), None);
-        assert_eq!(exit_status(&json!({"metadata": {"exit": 1.5}})), None);
-        assert_eq!(exit_status(&json!({"output": "status: 200"})), None);
-        assert_eq!(
-            exit_status(&json!({"metadata": {"exit_code": 1, "status": 1, "code": 1}})),
-            None
-        );
+    fn touched(path: &str, action: FileAction) -> FileChange<'_> {
+        FileChange::Touched { path, action }
     }
 
     #[test]
-    fn read_edit_write_take_file_path_relative_to_the_directory() {
+    fn files_are_taken_relative_to_the_directory() {
         let mut state = SessionState::new("s");
-        let none = json!({});
-        apply(
-            &mut state,
-            &call("read", "1", &json!({"filePath": "src/a.ts"}), &none),
-            1,
+        let read = call(
+            ToolKind::Read,
+            "1",
+            vec![touched("src/a.ts", FileAction::Read)],
         );
-        apply(
-            &mut state,
-            &call("edit", "2", &json!({"filePath": "/repo/src/./a.ts"}), &none),
-            2,
+        apply(&mut state, &read, 1);
+        let edit = call(
+            ToolKind::Edit,
+            "2",
+            vec![touched("/repo/src/./a.ts", FileAction::Edit)],
         );
-        apply(
-            &mut state,
-            &call("write", "3", &json!({"filePath": "/repo/b.ts"}), &none),
-            3,
+        apply(&mut state, &edit, 2);
+        let write = call(
+            ToolKind::Write,
+            "3",
+            vec![touched("/repo/b.ts", FileAction::Write)],
         );
+        apply(&mut state, &write, 3);
         assert_eq!(state.active_files.len(), 2);
         assert_eq!(state.active_files[0].path, "/repo/src/a.ts");
         assert_eq!(state.active_files[0].count, 2);
@@ -268,39 +167,40 @@ mod tests {
     #[test]
     fn duplicates_change_nothing() {
         let mut state = SessionState::new("s");
-        let args = json!({"filePath": "/repo/a.ts"});
-        let none = json!({});
-        assert!(!apply(&mut state, &call("read", "c1", &args, &none), 1).duplicate);
+        let read = call(
+            ToolKind::Read,
+            "c1",
+            vec![touched("/repo/a.ts", FileAction::Read)],
+        );
+        assert!(!apply(&mut state, &read, 1).duplicate);
         let before = state.clone();
-        assert!(apply(&mut state, &call("read", "c1", &args, &none), 2).duplicate);
+        assert!(apply(&mut state, &read, 2).duplicate);
         assert_eq!(state, before);
     }
 
     #[test]
-    fn apply_patch_follows_adds_updates_moves_and_deletes() {
+    fn patches_follow_adds_updates_moves_and_deletes() {
         let mut state = SessionState::new("s");
-        let none = json!({});
-        apply(
-            &mut state,
-            &call("read", "0", &json!({"filePath": "/repo/old.ts"}), &none),
-            1,
+        for (id, path) in [("0", "/repo/old.ts"), ("1", "/repo/gone.ts")] {
+            let read = call(ToolKind::Read, id, vec![touched(path, FileAction::Read)]);
+            apply(&mut state, &read, 1);
+        }
+        let patch = call(
+            ToolKind::Patch,
+            "2",
+            vec![
+                touched("/repo/new.ts", FileAction::Write),
+                touched("/repo/kept.ts", FileAction::Edit),
+                FileChange::Moved {
+                    from: "/repo/old.ts",
+                    to: "/repo/moved.ts",
+                },
+                FileChange::Deleted {
+                    path: "/repo/gone.ts",
+                },
+            ],
         );
-        apply(
-            &mut state,
-            &call("read", "1", &json!({"filePath": "/repo/gone.ts"}), &none),
-            1,
-        );
-        let output = json!({"metadata": {"files": [
-            {"filePath": "/repo/new.ts", "type": "add"},
-            {"filePath": "/repo/kept.ts", "type": "update"},
-            {"filePath": "/repo/old.ts", "type": "move", "movePath": "/repo/moved.ts"},
-            {"filePath": "/repo/gone.ts", "type": "delete"}
-        ]}});
-        let changes = apply(
-            &mut state,
-            &call("apply_patch", "2", &json!({"patchText": "…"}), &output),
-            2,
-        );
+        let changes = apply(&mut state, &patch, 2);
         let mut paths: Vec<(&str, FileAction)> = state
             .active_files
             .iter()
@@ -319,34 +219,31 @@ mod tests {
     }
 
     #[test]
-    fn grep_takes_at_most_ten_header_paths() {
-        let fixture = "Found 2 matches\n/home/dev/demo/src/util.ts:\n  Line 1: export const x = 1;\n\n\n/home/dev/demo/src/index.ts:\n  Line 1: export function add(a: number, b: number) { return a + b; // sum }\n";
-        assert_eq!(
-            grep_files(fixture),
-            ["/home/dev/demo/src/util.ts", "/home/dev/demo/src/index.ts"]
+    fn shell_runs_open_and_clear_errors() {
+        let mut state = SessionState::new("s");
+        let mut run = |id: &'static str, exit: Option<i64>, output: &'static str| {
+            let mut shell = call(ToolKind::Shell, id, Vec::new());
+            shell.shell = Some(ShellRun {
+                command: "npm run typecheck",
+                exit,
+                output: output.into(),
+            });
+            apply(&mut state, &shell, 1)
+        };
+        let tsc = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable.";
+        assert!(
+            run("a", None, tsc).is_empty(),
+            "unknown status records nothing"
         );
-        let many: String = (0..15)
-            .map(|i| format!("/r/f{i}.ts:\n  Line 1: x\n"))
-            .collect();
-        assert_eq!(grep_files(&many).len(), GREP_FILES);
-        assert!(grep_files("  /r/indented.ts:\nnot/absolute.ts:\n").is_empty());
-        // Only the head of a huge output is read.
-        let huge = format!(
-            "/r/first.ts:\n{}/r/late.ts:\n",
-            "  Line 1: x\n".repeat(10_000)
-        );
-        assert_eq!(grep_files(&huge), ["/r/first.ts"]);
+        assert_eq!(run("b", Some(2), tsc).errors_added.len(), 1);
+        assert_eq!(run("c", Some(0), "no errors").errors_cleared.len(), 1);
+        assert!(state.open_errors.is_empty());
     }
 
     #[test]
-    fn other_tools_change_nothing() {
+    fn calls_that_touch_nothing_are_not_remembered() {
         let mut state = SessionState::new("s");
-        let output = json!({"output": "/repo/a.ts\n/repo/b.ts"});
-        let changes = apply(
-            &mut state,
-            &call("glob", "g", &json!({"pattern": "**/*.ts"}), &output),
-            1,
-        );
+        let changes = apply(&mut state, &call(ToolKind::Other, "g", Vec::new()), 1);
         assert!(changes.is_empty());
         assert!(state.applied_calls.is_empty());
     }

@@ -1,0 +1,410 @@
+//! `ocmem hook claude-code` over the payloads recorded from the real Claude Code 2.1.330, and
+//! the same session seen through both hosts.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+use ocmem::domain::event::{FileChange, ToolKind};
+use ocmem::domain::session::FileAction;
+use ocmem::host::claude_code::{decode, HookEvent};
+use serde_json::{json, Value};
+
+/// The recorded Claude Code session's id.
+const CLAUDE_SESSION: &str = "517b598c-ce7c-4f2f-8c94-44e873fb11f8";
+
+fn recording(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code-2.1.330")
+        .join(name)
+}
+
+fn payloads(name: &str) -> Vec<Value> {
+    std::fs::read_to_string(recording(name))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn hook(env: &Env, payload: &Value) -> String {
+    let out = env.run(&["hook", "claude-code"], payload.to_string());
+    assert_success(&out);
+    stdout(&out)
+}
+
+/// The additional context of a hook's JSON output.
+fn context(printed: &str, event: &str) -> String {
+    let value: Value =
+        serde_json::from_str(printed).unwrap_or_else(|e| panic!("not JSON ({e}): {printed}"));
+    assert_eq!(value["hookSpecificOutput"]["hookEventName"], event);
+    value["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn every_recorded_event_decodes_to_what_it_is() {
+    let events = payloads("session-hooks.jsonl");
+    assert_eq!(events.len(), 25);
+    let mut tool_uses = 0;
+    for payload in &events {
+        let name = payload["hook_event_name"].as_str().unwrap();
+        let event = decode(payload).unwrap_or_else(|e| panic!("{name}: {e}"));
+        match (name, &event) {
+            ("SessionStart", HookEvent::SessionStart { session, source }) => {
+                assert_eq!(session.session_id, CLAUDE_SESSION);
+                assert_eq!(session.directory, DEMO_DIR);
+                assert!(["startup", "resume", "compact"].contains(source));
+            }
+            ("UserPromptSubmit", HookEvent::UserPromptSubmit(prompt)) => {
+                assert!(prompt.text.unwrap().contains("remember this:"));
+                assert_eq!(
+                    prompt.message_id,
+                    Some("c9a7cca3-f0ce-49d0-86a6-9a0b2f21cbb7")
+                );
+            }
+            ("PostToolUse" | "PostToolUseFailure", HookEvent::ToolUse(call)) => {
+                tool_uses += 1;
+                assert_eq!(call.call_id, payload["tool_use_id"]);
+                let shell = call.shell.as_ref();
+                match call.tool {
+                    "Bash" => {
+                        let exit = shell.unwrap().exit;
+                        let expected = match name {
+                            "PostToolUse" => Some(0),
+                            _ => payload["error"].as_str().unwrap()[10..11].parse().ok(),
+                        };
+                        assert_eq!(exit, expected, "{payload}");
+                        assert!(!shell.unwrap().output.starts_with("Exit code"));
+                    }
+                    "Read" | "Edit" | "Write" => {
+                        let action = match call.tool {
+                            "Read" => FileAction::Read,
+                            "Edit" => FileAction::Edit,
+                            _ => FileAction::Write,
+                        };
+                        let path = payload["tool_input"]["file_path"].as_str().unwrap();
+                        assert_eq!(call.files, [FileChange::Touched { path, action }]);
+                    }
+                    other => panic!("unexpected tool {other}"),
+                }
+            }
+            ("PreCompact", HookEvent::PreCompact(_)) => {}
+            ("PostCompact", HookEvent::PostCompact(compaction)) => {
+                assert!(compaction.summary.contains("<workspace_memory_candidates>"));
+            }
+            ("SessionEnd", HookEvent::SessionEnd(_)) => {}
+            ("PreToolUse" | "Stop" | "SubagentStop", HookEvent::Other { name: other }) => {
+                assert_eq!(*other, name)
+            }
+            _ => panic!("{name} decoded as {event:?}"),
+        }
+    }
+    assert_eq!(tool_uses, 7);
+}
+
+#[test]
+fn the_recorded_session_through_the_hook() {
+    let env = Env::new();
+    let mut printed = Vec::new();
+    for payload in payloads("session-hooks.jsonl") {
+        let name = payload["hook_event_name"].as_str().unwrap().to_string();
+        printed.push((name, hook(&env, &payload)));
+    }
+    let output_of = |name: &str| -> Vec<&str> {
+        printed
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, out)| out.as_str())
+            .collect()
+    };
+    // A new workspace has nothing to show at startup.
+    let starts = output_of("SessionStart");
+    assert_eq!(starts[0], "");
+    // The prompt's memory is stored and shown as pending.
+    let prompt = context(output_of("UserPromptSubmit")[0], "UserPromptSubmit");
+    assert!(prompt.contains("always run npm run typecheck before committing"));
+    // Tool calls, sub-agents and the end print nothing.
+    for name in [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "Stop",
+        "SubagentStop",
+        "SessionEnd",
+        "PostCompact",
+    ] {
+        assert!(output_of(name).iter().all(|o| o.is_empty()), "{name}");
+    }
+    // The resumed session starts with memory and the hot state: the test failure stays, the
+    // typecheck error is cleared, git log's "errors" opened nothing.
+    let resumed = context(starts[1], "SessionStart");
+    assert!(resumed.contains("always run npm run typecheck before committing"));
+    assert!(
+        resumed.contains("[test] not ok 1 - adds numbers"),
+        "{resumed}"
+    );
+    assert!(!resumed.contains("TS2345"), "{resumed}");
+    assert!(!resumed.contains("memory load errors"), "{resumed}");
+    // The compaction instructions are plain text, not JSON.
+    let compact = output_of("PreCompact")[0];
+    assert!(
+        compact.starts_with("End your summary with a block"),
+        "{compact}"
+    );
+    assert!(compact.contains("Memory candidates:"));
+    // The compaction's candidate is filed; the session's state stays after SessionEnd.
+    let memory = workspace_memory(&env);
+    let texts: Vec<&str> = memory["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(texts.contains(&"Use npm scripts for typecheck because the CI calls them directly"));
+    let session = env.session_json(DEMO_DIR, CLAUDE_SESSION);
+    assert_eq!(session["openErrors"].as_array().unwrap().len(), 1);
+    assert_eq!(session["openErrors"][0]["category"], "test");
+}
+
+fn workspace_memory(env: &Env) -> Value {
+    let path = env
+        .data
+        .join("workspaces")
+        .join(&sha256_hex(DEMO_DIR)[..16])
+        .join("workspace-memory.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn claude_event(name: &str, extra: Value) -> Value {
+    let mut event = json!({
+        "session_id": "s-1",
+        "transcript_path": "/home/dev/.claude/projects/-home-dev-demo/s-1.jsonl",
+        "cwd": DEMO_DIR,
+        "hook_event_name": name,
+    });
+    event
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    event
+}
+
+fn failing_bash(id: &str, command: &str, error: &str) -> Value {
+    claude_event(
+        "PostToolUseFailure",
+        json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": id,
+               "error": error, "is_interrupt": false}),
+    )
+}
+
+#[test]
+fn the_hot_state_is_shown_again_only_when_it_changed() {
+    let env = Env::new();
+    let prompt = |id: &str| {
+        claude_event(
+            "UserPromptSubmit",
+            json!({"prompt_id": id, "prompt": "go on"}),
+        )
+    };
+    assert_eq!(
+        hook(
+            &env,
+            &claude_event("SessionStart", json!({"source": "startup"}))
+        ),
+        ""
+    );
+    assert_eq!(hook(&env, &prompt("p1")), "", "nothing to show yet");
+    let tsc = "Exit code 2\nsrc/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.";
+    hook(&env, &failing_bash("t1", "npx tsc --noEmit", tsc));
+    let shown = context(&hook(&env, &prompt("p2")), "UserPromptSubmit");
+    assert!(
+        shown.contains("[typecheck] src/index.ts(10,3): error TS2345"),
+        "{shown}"
+    );
+    assert_eq!(hook(&env, &prompt("p3")), "", "unchanged: not repeated");
+    // A compaction replaces the context: the next start shows everything again.
+    let restarted = hook(
+        &env,
+        &claude_event("SessionStart", json!({"source": "compact"})),
+    );
+    assert!(context(&restarted, "SessionStart").contains("TS2345"));
+    assert_eq!(hook(&env, &prompt("p4")), "");
+    // Fixed: the emptied state is shown, so the old error does not stand.
+    let passed = claude_event(
+        "PostToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "npx tsc --noEmit"},
+               "tool_use_id": "t2", "tool_response": {"stdout": "", "stderr": "", "interrupted": false}}),
+    );
+    hook(&env, &passed);
+    let emptied = context(&hook(&env, &prompt("p5")), "UserPromptSubmit");
+    assert!(
+        !emptied.contains("TS2345") && emptied.contains("empty"),
+        "{emptied}"
+    );
+    assert_eq!(hook(&env, &prompt("p6")), "");
+}
+
+#[test]
+fn a_failure_never_blocks_claude_code() {
+    let env = Env::new();
+    for stdin in [
+        "".to_string(),
+        "{not json".to_string(),
+        json!({"hook_event_name": "UserPromptSubmit", "cwd": "relative", "session_id": "s"})
+            .to_string(),
+        json!({"hook_event_name": "PostToolUse", "cwd": DEMO_DIR}).to_string(),
+    ] {
+        let out = env.run(&["hook", "claude-code"], stdin.clone());
+        assert_eq!(out.status.code(), Some(0), "{stdin}");
+        assert_eq!(stdout(&out), "", "{stdin}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("ocmem: bad input") && err.lines().count() == 1,
+            "{stdin}: {err}"
+        );
+    }
+    assert!(env.data_files().is_empty(), "bad input changed nothing");
+    // A data directory that cannot be used.
+    std::fs::write(&env.data, "a file").unwrap();
+    let start = claude_event("SessionStart", json!({"source": "startup"}));
+    let out = env.run(&["hook", "claude-code"], start.to_string());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "");
+    assert!(!stderr(&out).is_empty());
+    // Events ocmem has no use for.
+    std::fs::remove_file(&env.data).unwrap();
+    let notification = claude_event("Notification", json!({"message": "hi"}));
+    assert_eq!(hook(&env, &notification), "");
+    assert!(env.data_files().is_empty());
+}
+
+/// The tool calls both recordings share: the same session driven by OpenCode 1.18.33 and
+/// by Claude Code 2.1.330.
+fn shared_calls() -> (Vec<Value>, Vec<Value>) {
+    let opencode: Vec<Value> = fixture_tool_events()
+        .into_iter()
+        .filter(|e| {
+            let command = e["input"]["args"]["command"].as_str().unwrap_or("");
+            !["grep", "glob"].contains(&e["input"]["tool"].as_str().unwrap())
+                && !command.starts_with("cat ")
+        })
+        .collect();
+    let claude: Vec<Value> = payloads("session-hooks.jsonl")
+        .into_iter()
+        .filter(|p| {
+            p["hook_event_name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("PostToolUse"))
+        })
+        .collect();
+    (opencode, claude)
+}
+
+#[test]
+fn both_hosts_give_the_same_hot_state_for_the_same_session() {
+    let (opencode, claude) = shared_calls();
+    assert_eq!(opencode.len(), claude.len());
+    let tools = |events: &[Value], field: &str| -> Vec<String> {
+        events
+            .iter()
+            .map(|e| {
+                e.pointer(field)
+                    .and_then(Value::as_str)
+                    .unwrap()
+                    .to_lowercase()
+            })
+            .collect()
+    };
+    assert_eq!(
+        tools(&opencode, "/input/tool"),
+        tools(&claude, "/tool_name"),
+        "the recordings are of the same session"
+    );
+    let by_opencode = Env::new();
+    for event in &opencode {
+        by_opencode.tool_after(event);
+    }
+    let by_claude = Env::new();
+    for payload in &claude {
+        assert_eq!(hook(&by_claude, payload), "");
+    }
+    let a = by_opencode.session_json(DEMO_DIR, DEMO_SESSION);
+    let b = by_claude.session_json(DEMO_DIR, CLAUDE_SESSION);
+    let files = |s: &Value| -> Vec<(Value, Value, Value)> {
+        s["activeFiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["path"].clone(), f["action"].clone(), f["count"].clone()))
+            .collect()
+    };
+    let errors = |s: &Value| -> Vec<(Value, Value, Value, Value)> {
+        s["openErrors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let keep = |k: &str| e[k].clone();
+                (
+                    keep("category"),
+                    keep("summary"),
+                    keep("command"),
+                    keep("status"),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(files(&a), files(&b));
+    assert_eq!(errors(&a), errors(&b));
+    assert_eq!(errors(&a).len(), 1, "the failing test stays open");
+    // And so what each shows.
+    let opencode_block = by_opencode.render(DEMO_DIR, DEMO_SESSION);
+    let start = json!({"hook_event_name": "SessionStart", "session_id": CLAUDE_SESSION,
+                       "cwd": DEMO_DIR, "source": "resume"});
+    let claude_block = context(&hook(&by_claude, &start), "SessionStart");
+    assert_eq!(opencode_block.trim_end(), claude_block);
+    assert!(claude_block.contains("open_errors:"));
+}
+
+#[test]
+fn tool_kinds_of_claude_code_are_the_table_s() {
+    use ocmem::host::claude_code::TOOLS;
+    let kind = |name: &str| TOOLS.iter().find(|t| t.0 == name).map(|t| t.1);
+    assert_eq!(kind("Bash"), Some(ToolKind::Shell));
+    assert_eq!(kind("MultiEdit"), Some(ToolKind::Edit));
+    assert_eq!(kind("NotebookEdit"), Some(ToolKind::Edit));
+    assert_eq!(kind("Glob"), Some(ToolKind::Other));
+    assert_eq!(kind("Task"), None);
+}
+
+#[test]
+fn baseline_and_gc_cover_both_hosts_sessions() {
+    let env = Env::new();
+    for event in fixture_tool_events() {
+        env.tool_after(&event);
+    }
+    for payload in payloads("session-hooks.jsonl") {
+        hook(&env, &payload);
+    }
+    let out = env.run(&["baseline", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let totals = &report["totals"];
+    assert_eq!(totals["sessions"]["count"], 2, "{totals}");
+    assert_eq!(
+        totals["errors"]["open"], 2,
+        "one test failure in each: {totals}"
+    );
+    // Both sessions go idle together: a sweep past the TTL removes both, memory stays.
+    let later = "2027-02-01T00:00:00Z";
+    let out = env.run_at(later, &["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    assert!(!env.session_file(DEMO_DIR, DEMO_SESSION).exists());
+    assert!(!env.session_file(DEMO_DIR, CLAUDE_SESSION).exists());
+    let memory = workspace_memory(&env);
+    assert!(memory["entries"].as_array().unwrap().len() >= 2);
+}
