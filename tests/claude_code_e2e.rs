@@ -158,11 +158,19 @@ fn summary() -> String {
 }
 
 /// One step of a turn: the call at `done` tool results into it, or `finish` when all are done.
-fn step(calls: Vec<(&'static str, Value)>, done: usize, finish: &str, full_at_end: bool) -> Reply {
+/// Tool use ids are unique in a session (`turn` tells the turns apart): ocmem applies each call
+/// once, by its id.
+fn step(
+    turn: &str,
+    calls: Vec<(&'static str, Value)>,
+    done: usize,
+    finish: &str,
+    full_at_end: bool,
+) -> Reply {
     let count = calls.len();
     match calls.into_iter().nth(done) {
         Some((name, input)) => {
-            let mut reply = Reply::tool(&format!("toolu_e2e_{done:02}_{name}"), name, input);
+            let mut reply = Reply::tool(&format!("toolu_{turn}_{done:02}"), name, input);
             if full_at_end && done + 1 == count {
                 if let Reply::Tool { input_tokens, .. } = &mut reply {
                     *input_tokens = FULL_CONTEXT;
@@ -193,10 +201,16 @@ fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
         let results = request.tool_results().len();
         if request.has_user_text(CONTINUE_PROMPT) {
             let done = results.saturating_sub(first.len());
-            return step(second_turn_calls(&demo), done, "Done.", true);
+            return step("b", second_turn_calls(&demo), done, "Done.", true);
         }
         if request.has_user_text(FIRST_PROMPT) {
-            return step(first, results, "The typecheck and the test fail.", false);
+            return step(
+                "a",
+                first,
+                results,
+                "The typecheck and the test fail.",
+                false,
+            );
         }
         Reply::text("Nothing is scripted for this request.")
     }
@@ -367,7 +381,9 @@ impl Claude<'_> {
 
 /// Fails if Claude Code reported a hook failure in a run: a `hook_response` event whose outcome
 /// is not success, a notification about a hook, or an `[ERROR]` line about a hook in its debug
-/// log. Returns the debug log's lines that report a hook of ocmem's finishing.
+/// log. Returns the debug log's lines that report a hook of ocmem's finishing (`Hooks:
+/// SessionStart:startup [<command>] finished with status 0`, `PreCompact:auto [<command>]
+/// completed with status 0`).
 fn assert_no_hook_error(layout: &Layout, run: &ClaudeRun) -> Vec<String> {
     for event in claude_code::events(&run.out.stdout) {
         if event["subtype"] == "hook_response" {
@@ -398,7 +414,11 @@ fn assert_no_hook_error(layout: &Layout, run: &ClaudeRun) -> Vec<String> {
     );
     let bin = env!("CARGO_BIN_EXE_ocmem");
     log.lines()
-        .filter(|line| line.contains("Hooks: ") && line.contains(bin) && line.contains("finished"))
+        .filter(|line| {
+            line.contains(&format!("[{bin} hook claude-code] "))
+                && (line.contains("finished with status 0")
+                    || line.contains("completed with status 0"))
+        })
         .map(str::to_string)
         .collect()
 }
@@ -818,7 +838,8 @@ fn ocmem_gives_claude_code_a_working_memory() {
         assert!(
             finished
                 .iter()
-                .any(|line| line.contains(&format!("Hooks: {event}"))),
+                .any(|line| line.contains(&format!("{event}:"))
+                    || line.contains(&format!("{event} ["))),
             "Claude Code's debug logs show no {event} hook of ocmem's finishing:\n{}",
             finished.join("\n")
         );
