@@ -875,6 +875,19 @@ fn ocmem_gives_claude_code_a_working_memory() {
         claude_code::tail(&log, 4000)
     );
 
+    // Claude Code asked the scripted API for nothing it does not serve (with nonessential
+    // traffic off it sends only `POST /v1/messages`; a `count_tokens` would be answered).
+    let unserved: Vec<String> = server
+        .exchanges()
+        .iter()
+        .filter(|e| e.reply == "404")
+        .map(|e| format!("{} {}", e.method, e.path))
+        .collect();
+    assert!(
+        unserved.is_empty(),
+        "requests the scripted API does not serve: {unserved:?}"
+    );
+
     let elapsed = started.elapsed();
     eprintln!("ocmem e2e: passed in {elapsed:.1?}");
     assert!(elapsed < TEST_BUDGET, "took {elapsed:?}");
