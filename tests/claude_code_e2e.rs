@@ -845,6 +845,14 @@ fn ocmem_gives_claude_code_a_working_memory() {
         );
     }
 
+    // ocmem never fails a hook (it exits 0 whatever happens) but logs every warning it prints:
+    // the log must have none.
+    let warnings = fs::read_to_string(layout.data.join("ocmem.log")).unwrap_or_default();
+    assert!(
+        warnings.trim().is_empty(),
+        "ocmem logged warnings during the Claude Code sessions:\n{warnings}"
+    );
+
     // OpenCode, in the same repository with the same data directory, sees the same memory.
     let system = opencode_system_prompt(&layout, deadline);
     for remembered in [REMEMBERED, GOOD_CANDIDATES[0]] {
