@@ -1,2 +1,5 @@
 //! One module per agent host: its hook payloads in, host-neutral events out, and its output
 //! format and settings files. The only place that knows a host's field names.
+
+pub mod claude_code;
+pub mod opencode;

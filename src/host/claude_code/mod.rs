@@ -1,0 +1,3 @@
+//! Claude Code.
+
+pub mod settings;

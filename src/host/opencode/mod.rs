@@ -1,0 +1,3 @@
+//! OpenCode.
+
+pub mod plugin;
