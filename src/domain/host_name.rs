@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HostName {
+    // kebab-case would make it "open-code".
+    #[serde(rename = "opencode")]
     OpenCode,
     ClaudeCode,
 }
