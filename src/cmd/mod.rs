@@ -4,8 +4,10 @@
 
 pub mod baseline;
 pub mod compact;
+pub mod doctor;
 pub mod gc;
 pub mod gc_archive;
+pub mod init;
 pub mod input;
 pub mod promote;
 pub mod render;
@@ -33,6 +35,8 @@ impl Run for Command {
             Command::Gc(cmd) => cmd.run(ctx),
             Command::Baseline(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
+            Command::Init(cmd) => cmd.run(ctx),
+            Command::Doctor(cmd) => cmd.run(ctx),
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod audit;
 pub mod candidates;
 pub mod command;
+pub mod doctor;
 pub mod explicit;
 pub mod extract;
 pub mod false_positive;
