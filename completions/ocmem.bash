@@ -22,11 +22,17 @@ _ocmem() {
             ocmem,compact)
                 cmd="ocmem__subcmd__compact"
                 ;;
+            ocmem,doctor)
+                cmd="ocmem__subcmd__doctor"
+                ;;
             ocmem,gc)
                 cmd="ocmem__subcmd__gc"
                 ;;
             ocmem,help)
                 cmd="ocmem__subcmd__help"
+                ;;
+            ocmem,init)
+                cmd="ocmem__subcmd__init"
                 ;;
             ocmem,promote)
                 cmd="ocmem__subcmd__promote"
@@ -46,11 +52,17 @@ _ocmem() {
             ocmem__subcmd__help,compact)
                 cmd="ocmem__subcmd__help__subcmd__compact"
                 ;;
+            ocmem__subcmd__help,doctor)
+                cmd="ocmem__subcmd__help__subcmd__doctor"
+                ;;
             ocmem__subcmd__help,gc)
                 cmd="ocmem__subcmd__help__subcmd__gc"
                 ;;
             ocmem__subcmd__help,help)
                 cmd="ocmem__subcmd__help__subcmd__help"
+                ;;
+            ocmem__subcmd__help,init)
+                cmd="ocmem__subcmd__help__subcmd__init"
                 ;;
             ocmem__subcmd__help,promote)
                 cmd="ocmem__subcmd__help__subcmd__promote"
@@ -71,7 +83,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay init doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,6 +140,24 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__doctor)
+            opts="-h --json --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__gc)
             opts="-h --sweep --false-positives --older-than --workspace --dry-run --restore-archived --json --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -159,7 +189,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay help"
+            opts="tool-after render compact promote gc baseline replay init doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,6 +230,20 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help__subcmd__gc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -215,6 +259,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -277,6 +335,24 @@ _ocmem() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__init)
+            opts="-h --project --user --print --uninstall --data-dir --help opencode claude-code"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
