@@ -568,3 +568,41 @@ fn doctor_finds_a_missing_binary_and_nothing_installed() {
         "{err}"
     );
 }
+
+/// The absolute path of `node`, from this process's PATH.
+fn node() -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("node"))
+        .find(|candidate| candidate.is_file())
+        .expect("Node.js on PATH, version 18 or newer")
+}
+
+#[test]
+fn the_installed_opencode_plugin_runs_the_binary_that_installed_it() {
+    let setup = Setup::new();
+    ok(setup.run(&["init", "opencode"]));
+    // Loaded as OpenCode loads it, with no OCMEM_BIN and no ocmem on PATH: only the path init
+    // wrote into it can find the binary. A plugin that cannot run it returns no hooks.
+    let script = format!(
+        "const {{ OcmemPlugin }} = await import({:?});
+         const logs = [];
+         const client = {{ app: {{ log: async ({{ body }}) => void logs.push(body) }} }};
+         const hooks = await OcmemPlugin({{ client, directory: {:?} }});
+         console.log(JSON.stringify({{ hooks: Object.keys(hooks), logs }}));",
+        format!("file://{}", setup.project_plugin().display()),
+        setup.project().display().to_string()
+    );
+    let out = Command::new(node())
+        .timeout(PROCESS_TIMEOUT)
+        .args(["--input-type=module", "-e", &script])
+        .env("PATH", "/nonexistent")
+        .env("OCMEM_DATA_DIR", setup.data())
+        .env_remove("OCMEM_BIN")
+        .output()
+        .unwrap();
+    let seen: Value = serde_json::from_str(&ok(out)).unwrap();
+    assert_eq!(seen["logs"], serde_json::json!([]), "{seen}");
+    let hooks = seen["hooks"].as_array().unwrap();
+    assert!(hooks.contains(&"tool.execute.after".into()), "{seen}");
+}
