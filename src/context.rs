@@ -1,6 +1,7 @@
 //! The one place the clock and the environment are read. Everything else gets them from a
 //! `Context`, so tests can pin both and compare output byte for byte.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -48,6 +49,37 @@ impl Context {
 
     pub fn store(&self) -> Store {
         Store::new(self.data_dir.clone(), self.now_ms)
+    }
+}
+
+/// What `init` and `doctor` need to find the hosts' settings and this binary. Read on demand,
+/// not by `Context::from_env`: hooks never need it.
+#[derive(Debug, Clone, Default)]
+pub struct InstallEnv {
+    /// `HOME` (or the platform's home directory).
+    pub home: Option<PathBuf>,
+    /// The current directory.
+    pub current_dir: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME`: OpenCode's global config directory is `$XDG_CONFIG_HOME/opencode`.
+    pub xdg_config_home: Option<PathBuf>,
+    /// `CLAUDE_CONFIG_DIR`: Claude Code's user directory instead of `~/.claude`.
+    pub claude_config_dir: Option<PathBuf>,
+    /// The absolute path of the running binary, which the installed hooks run.
+    pub current_exe: Option<PathBuf>,
+    /// `PATH`, to find the `ocmem` a hook without a path would run.
+    pub path: Option<OsString>,
+}
+
+impl InstallEnv {
+    pub fn from_env() -> InstallEnv {
+        InstallEnv {
+            home: dirs::home_dir(),
+            current_dir: std::env::current_dir().ok(),
+            xdg_config_home: non_empty_env("XDG_CONFIG_HOME").map(PathBuf::from),
+            claude_config_dir: non_empty_env("CLAUDE_CONFIG_DIR").map(PathBuf::from),
+            current_exe: std::env::current_exe().ok(),
+            path: std::env::var_os("PATH"),
+        }
     }
 }
 

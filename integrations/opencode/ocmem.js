@@ -1,8 +1,9 @@
 // ocmem for OpenCode: working memory that survives compaction and carries across sessions.
 //
-// Install: copy this file to ~/.config/opencode/plugin/ (all projects) or .opencode/plugin/
-// (one project). The plugin runs the `ocmem` binary named by OCMEM_BIN, else `ocmem` on PATH,
-// once per hook, with the event as JSON on stdin. It never makes a tool call or a model
+// Install: `ocmem init opencode` (or copy this file to ~/.config/opencode/plugins/ for all
+// projects, .opencode/plugins/ for one). The plugin runs the `ocmem` binary named by OCMEM_BIN,
+// else the one that installed it, else `ocmem` on PATH, once per hook, with the event as JSON
+// on stdin. It never makes a tool call or a model
 // request fail: every handler catches every error, every call is killed after 2 s, and a
 // missing binary turns the plugin off after one warning.
 
@@ -10,9 +11,12 @@ import { spawn, spawnSync } from "node:child_process";
 
 const TIMEOUT_MS = 2000;
 const SERVICE = "ocmem";
+// The binary `ocmem init opencode` installed this file from, which it writes here; empty in a
+// copy made by hand.
+const INSTALLED_BIN = "";
 
 export const OcmemPlugin = async ({ client, directory }) => {
-  const bin = process.env.OCMEM_BIN || "ocmem";
+  const bin = process.env.OCMEM_BIN || INSTALLED_BIN || "ocmem";
 
   const log = (level, message) => {
     try {

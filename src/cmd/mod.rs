@@ -4,9 +4,11 @@
 
 pub mod baseline;
 pub mod compact;
+pub mod doctor;
 pub mod gc;
 pub mod gc_archive;
 pub mod hook;
+pub mod init;
 pub mod input;
 pub mod promote;
 pub mod render;
@@ -35,6 +37,8 @@ impl Run for Command {
             Command::Baseline(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
             Command::Hook(cmd) => cmd.run(ctx),
+            Command::Init(cmd) => cmd.run(ctx),
+            Command::Doctor(cmd) => cmd.run(ctx),
         }
     }
 }

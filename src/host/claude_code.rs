@@ -10,6 +10,8 @@
 //! - `PostCompact`'s `compact_summary` is the summariser's raw reply, with `<analysis>` and
 //!   `<summary>` sections.
 
+pub mod settings;
+
 use std::borrow::Cow;
 
 use anyhow::{bail, Result};

@@ -12,6 +12,7 @@
 
 pub mod archive;
 pub mod host_calls;
+pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
