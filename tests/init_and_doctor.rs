@@ -193,7 +193,7 @@ fn claude_code_hooks_merge_into_existing_settings_and_come_out_byte_for_byte() {
     );
     assert_eq!(
         hooks["PostToolUse"][1]["matcher"],
-        "Bash|Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob"
+        "Read|Edit|MultiEdit|NotebookEdit|Write|Grep|Bash"
     );
     let commands = ocmem_commands(&settings);
     let events: Vec<&str> = commands.iter().map(|(e, _)| e.as_str()).collect();

@@ -305,6 +305,16 @@ mod tests {
     }
 
     #[test]
+    fn the_hooks_matcher_names_exactly_the_tools_that_record_something() {
+        let recording: Vec<&str> = TOOLS
+            .iter()
+            .filter(|(_, kind, _)| *kind != ToolKind::Other)
+            .map(|(name, ..)| *name)
+            .collect();
+        assert_eq!(settings::RECORDED_TOOLS, recording.join("|"));
+    }
+
+    #[test]
     fn failed_file_tools_touch_nothing() {
         let event = json!({"hook_event_name": "PostToolUseFailure", "session_id": "s",
             "cwd": "/r", "tool_name": "Edit", "tool_use_id": "t",

@@ -15,8 +15,9 @@ use serde_json::{json, Map, Value};
 
 use crate::domain::install_level::Level;
 
-/// The tools whose calls ocmem records.
-pub const RECORDED_TOOLS: &str = "Bash|Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob";
+/// The tools whose calls ocmem records (those of `super::TOOLS` that record something): the
+/// others are not worth starting a process for.
+pub const RECORDED_TOOLS: &str = "Read|Edit|MultiEdit|NotebookEdit|Write|Grep|Bash";
 
 /// Seconds Claude Code lets one ocmem hook run: far above the milliseconds it takes, and short
 /// enough that a stuck disk cannot hold a session up for long.
