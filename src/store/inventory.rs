@@ -1,9 +1,10 @@
 //! What lies in the data directory, for `gc --sweep` and `baseline`: every workspace
-//! directory with its stores, locks, quarantined copies and temp files. Listing only; reading
-//! a store goes through `Store::snapshot`.
+//! directory with its stores, locks, quarantined copies, temp files and host-call markers.
+//! Listing only; reading a store goes through `Store::snapshot`. The warnings log at the data
+//! directory's root is not a workspace's and is not listed.
 //!
-//! Directories are never entered through a symbolic link (`workspaces/<key>` or `sessions`
-//! linked elsewhere), so nothing outside the data directory is listed, or swept.
+//! Directories are never entered through a symbolic link (`workspaces/<key>`, `sessions` or
+//! `hosts` linked elsewhere), so nothing outside the data directory is listed, or swept.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -16,6 +17,8 @@ use anyhow::{Context as _, Result};
 pub const MEMORY_FILE: &str = "workspace-memory.json";
 /// The directory of a workspace's session stores.
 pub const SESSIONS_DIR: &str = "sessions";
+/// The directory of a workspace's host-call markers (see `host_calls`).
+pub const HOSTS_DIR: &str = "hosts";
 
 /// A temp file older than this has no writer left: it is an orphan.
 pub const ORPHAN_TEMP_AGE_MS: i64 = 60 * 60 * 1000;
@@ -101,13 +104,16 @@ pub struct WorkspaceFiles {
     pub dir: PathBuf,
     pub memory: Option<FileInfo>,
     pub sessions: Vec<FileInfo>,
-    /// Files of the workspace directory and of `sessions/`, by kind.
+    /// The regular files of `hosts/`: when each host last called (any name: a newer ocmem
+    /// may know more hosts).
+    pub host_markers: Vec<FileInfo>,
+    /// Files of the workspace directory, of `sessions/` and of `hosts/`, by kind.
     pub locks: Vec<FileInfo>,
     pub quarantined: Vec<FileInfo>,
     pub temp_files: Vec<FileInfo>,
     pub other: Vec<FileInfo>,
-    /// Directories other than `sessions/` (in the workspace directory or in `sessions/`),
-    /// which ocmem never made and never removes.
+    /// Directories other than `sessions/` and `hosts/` (in the workspace directory or in
+    /// those), which ocmem never made and never removes.
     pub other_dirs: Vec<PathBuf>,
     /// Lock paths holding something other than a regular file, and what: a hook moves it
     /// aside.
@@ -119,6 +125,7 @@ impl WorkspaceFiles {
         self.memory
             .iter()
             .chain(&self.sessions)
+            .chain(&self.host_markers)
             .chain(&self.locks)
             .chain(&self.quarantined)
             .chain(&self.temp_files)
@@ -129,6 +136,10 @@ impl WorkspaceFiles {
 
     pub fn sessions_dir(&self) -> PathBuf {
         self.dir.join(SESSIONS_DIR)
+    }
+
+    pub fn hosts_dir(&self) -> PathBuf {
+        self.dir.join(HOSTS_DIR)
     }
 }
 
@@ -159,14 +170,18 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
             ..WorkspaceFiles::default()
         };
         let sessions_dir = entry.join(SESSIONS_DIR);
+        let hosts_dir = entry.join(HOSTS_DIR);
         for path in list(&entry)? {
-            if path == sessions_dir && is_real_dir(&path) {
+            if (path == sessions_dir || path == hosts_dir) && is_real_dir(&path) {
                 continue;
             }
             workspace.add(&path, false)?;
         }
         for path in list(&sessions_dir)? {
             workspace.add(&path, true)?;
+        }
+        for path in list(&hosts_dir)? {
+            workspace.add_host_entry(&path)?;
         }
         workspaces.push(workspace);
     }
@@ -199,6 +214,23 @@ impl WorkspaceFiles {
             FileKind::Quarantined => self.quarantined.push(info),
             FileKind::Temp => self.temp_files.push(info),
             FileKind::Store | FileKind::Other => self.other.push(info),
+        }
+        Ok(())
+    }
+}
+
+impl WorkspaceFiles {
+    /// Files an entry of `hosts/`: a regular file is a marker, anything else is not ours.
+    fn add_host_entry(&mut self, path: &Path) -> Result<()> {
+        let Some((info, file_type)) = file_info(path)? else {
+            return Ok(());
+        };
+        if file_type.is_file() {
+            self.host_markers.push(info);
+        } else if file_type.is_dir() {
+            self.other_dirs.push(info.path);
+        } else {
+            self.other.push(info);
         }
         Ok(())
     }
