@@ -347,7 +347,40 @@ mod tests {
         assert!(all[1].memory.is_none() && all[1].sessions.is_empty());
 
         let one = scan(tmp.path(), Some("fedcba9876543210")).unwrap();
+        assert!(one[0].host_markers.is_empty() && one[0].other_dirs.is_empty());
         assert_eq!(one.len(), 1);
         assert!(scan(&tmp.path().join("missing"), None).unwrap().is_empty());
+    }
+
+    #[test]
+    fn host_markers_are_listed_apart_and_never_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("workspaces/0123456789abcdef");
+        let hosts = ws.join(HOSTS_DIR);
+        fs::create_dir_all(hosts.join("notes")).unwrap();
+        fs::write(hosts.join("opencode"), "").unwrap();
+        fs::write(hosts.join("some-future-host"), "").unwrap();
+        // Not a workspace's: the warnings log at the data directory's root.
+        fs::write(tmp.path().join("ocmem.log"), "{}\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(tmp.path().join("ocmem.log"), hosts.join("claude-code"))
+            .unwrap();
+        let linked = tmp.path().join("workspaces/fedcba9876543210");
+        fs::create_dir_all(&linked).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&hosts, linked.join(HOSTS_DIR)).unwrap();
+
+        let all = scan(tmp.path(), None).unwrap();
+        let names: Vec<String> = all[0].host_markers.iter().map(FileInfo::name).collect();
+        assert_eq!(names, ["opencode", "some-future-host"]);
+        assert_eq!(all[0].other_dirs, [hosts.join("notes")]);
+        assert!(all[0].memory.is_none() && all[0].sessions.is_empty());
+        #[cfg(unix)]
+        {
+            assert_eq!(all[0].other.len(), 1, "the link is not a marker");
+            // A hosts/ that is a link is listed as the link, never entered.
+            assert!(all[1].host_markers.is_empty());
+            assert_eq!(all[1].other[0].path, linked.join(HOSTS_DIR));
+        }
     }
 }
