@@ -235,3 +235,35 @@ fn concurrent_writers_keep_whole_lines() {
     }
     assert!(whole > 0 && whole <= threads * per_thread as usize);
 }
+
+#[test]
+fn store_warnings_are_logged_with_the_host_whose_hook_ran() {
+    use crate::domain::session::SessionState;
+    use crate::store::Store;
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::new(tmp.path().to_path_buf(), NOW).with_host(HostName::ClaudeCode);
+    let path = store
+        .workspace("/nonexistent/ocmem/warned")
+        .session_file("ses_1");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, "{\"version\": 1, \"activeFi").unwrap();
+    assert_eq!(store.read::<SessionState>(&path).unwrap(), None);
+    fs::write(&path, "{\"version\": 7}").unwrap();
+    assert_eq!(store.read::<SessionState>(&path).unwrap(), None);
+    // Quiet: logged, not printed (a hook that must not speak says why here).
+    Store::new(tmp.path().to_path_buf(), NOW + 1).log_warning("hook failed: cannot parse stdin");
+
+    let logged = recent(tmp.path(), 10);
+    assert_eq!(logged.len(), 3, "{logged:?}");
+    assert!(logged[0].text.starts_with("session store "), "{logged:?}");
+    assert!(logged[0].text.contains("could not be read (not valid JSON"));
+    assert!(logged[0].text.contains("and started afresh"));
+    assert!(logged[1]
+        .text
+        .contains("format version 7, newer than this ocmem"));
+    assert_eq!(logged[0].host, Some(HostName::ClaudeCode));
+    assert_eq!(logged[1].host, Some(HostName::ClaudeCode));
+    assert_eq!(logged[2].host, None);
+    assert_eq!(logged[2].text, "hook failed: cannot parse stdin");
+    assert_eq!(logged[2].at, "2026-11-21T15:53:54.505Z");
+}
