@@ -11,7 +11,8 @@
 //! never opened through a link.
 //!
 //! Every warning goes through `Store::warn`: a line on stderr, and the same in the warnings
-//! log (`warnings`), since a hook's stderr is seldom seen.
+//! log (`warnings`), since a hook's stderr is seldom seen. The one warning an audit can give
+//! (a lock busy too long) is printed only: an audit writes nothing.
 
 pub mod archive;
 pub mod host_calls;
@@ -120,7 +121,7 @@ impl Store {
 
     /// Prints a warning on stderr and appends it to the warnings log (see `warnings`).
     pub fn warn(&self, text: &str) {
-        eprintln!("ocmem: warning: {text}");
+        print_warning(text);
         self.log_warning(text);
     }
 
@@ -318,8 +319,10 @@ impl Store {
             Ok(Locked::Missing | Locked::NotAFile(_)) => Ok(None),
             // A writer stuck for that long must not stop an audit: replacement is atomic, so
             // the file read without the lock is still a whole version of it.
+            // Printed only: an audit writes nothing, not even to the log, and whoever runs
+            // one reads its stderr.
             Err(e) if e.is::<StoreBusy>() => {
-                self.warn(&format!(
+                print_warning(&format!(
                     "{} is locked by another process (waited {} s); reading it without the lock",
                     path.display(),
                     LOCK_WAIT.as_secs()
@@ -392,6 +395,10 @@ impl Store {
             T::VERSION
         ));
     }
+}
+
+fn print_warning(text: &str) {
+    eprintln!("ocmem: warning: {text}");
 }
 
 /// A store's bytes as a document, or why they are not one (never `Missing`).
