@@ -118,6 +118,33 @@ fn only_the_newest_three_quarantined_copies_are_kept() {
 }
 
 #[test]
+fn warnings_of_concurrent_hooks_are_logged_whole() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, r#"{"version": 2, "sessionID": "ses_store"}"#).unwrap();
+    let children: Vec<_> = (0..32)
+        .map(|i| spawn_tool_after(&env.data, &read_event(&format!("call_{i}"))))
+        .collect();
+    let mut printed = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        printed.push(stderr(&out));
+    }
+    // Each process's warning, as it printed it, is one whole line of the log.
+    let logged = ocmem::store::warnings::recent(&env.data, 100);
+    assert_eq!(logged.len(), 32, "{logged:?}");
+    for (warning, err) in logged.iter().zip(&printed) {
+        assert_eq!(format!("ocmem: warning: {}\n", warning.text), *err);
+        assert_eq!(warning.at, NOW.replace("Z", ".000Z"));
+        assert_eq!(warning.host, None, "no host named by a plain tool-after");
+    }
+    let raw = fs::read_to_string(env.data.join("ocmem.log")).unwrap();
+    assert_eq!(raw.lines().filter(|l| !l.is_empty()).count(), 32, "{raw}");
+}
+
+#[test]
 fn a_store_from_a_newer_version_is_never_overwritten() {
     let env = Env::new();
     let file = env.session_file(DIR, SESSION);
