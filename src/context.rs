@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
+use crate::domain::host_name::HostName;
 use crate::domain::time::parse_rfc3339;
 use crate::store::Store;
 
@@ -25,6 +26,8 @@ pub struct Context {
     pub data_dir_from_flag: bool,
     /// `OCMEM_TTL_DAYS`, unparsed: only `gc --sweep` reads it, and judges it then.
     pub ttl_days_env: Option<String>,
+    /// The host whose hook is running, when a hook is: its warnings are logged under its name.
+    pub host: Option<HostName>,
 }
 
 impl Context {
@@ -44,11 +47,24 @@ impl Context {
             data_dir,
             data_dir_from_flag,
             ttl_days_env: non_empty_env("OCMEM_TTL_DAYS"),
+            host: None,
         })
     }
 
+    /// This context, inside `host`'s hook.
+    pub fn in_hook_of(&self, host: HostName) -> Context {
+        Context {
+            host: Some(host),
+            ..self.clone()
+        }
+    }
+
     pub fn store(&self) -> Store {
-        Store::new(self.data_dir.clone(), self.now_ms)
+        let store = Store::new(self.data_dir.clone(), self.now_ms);
+        match self.host {
+            Some(host) => store.with_host(host),
+            None => store,
+        }
     }
 }
 

@@ -21,6 +21,7 @@ use anyhow::{Context as _, Result};
 
 use crate::cli::Command;
 use crate::context::Context;
+use crate::domain::host_name::HostName;
 
 pub trait Run {
     fn run(&self, ctx: &Context) -> Result<()>;
@@ -44,12 +45,20 @@ impl Run for Command {
 }
 
 /// Runs a hook subcommand: the event from stdin, the text to stdout.
+/// They are OpenCode's: its plugin is what runs them. A failure is also logged, for `doctor`.
 fn run_hook(
     ctx: &Context,
     json: bool,
     execute: fn(&Context, &[u8], bool) -> Result<String>,
 ) -> Result<()> {
-    print(&execute(ctx, &input::read_stdin()?, json)?)
+    let ctx = ctx.in_hook_of(HostName::OpenCode);
+    let text = input::read_stdin()
+        .and_then(|event| execute(&ctx, &event, json))
+        .inspect_err(|e| {
+            let line = crate::domain::render::one_line(&format!("{e:#}"));
+            crate::store::warnings::record(&ctx.data_dir, ctx.now_ms, ctx.host, &line);
+        })?;
+    print(&text)
 }
 
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.
