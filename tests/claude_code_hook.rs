@@ -270,11 +270,17 @@ fn a_failure_never_blocks_claude_code() {
     // Nothing changed but the warnings log, which says why, under the host's name.
     assert_eq!(env.data_files(), ["ocmem.log"]);
     let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
-    let logged: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let logged: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(logged.len(), 4);
     for line in &logged {
         assert_eq!(line["host"], "claude-code");
-        assert!(line["text"].as_str().unwrap().starts_with("bad input"), "{line}");
+        assert!(
+            line["text"].as_str().unwrap().starts_with("bad input"),
+            "{line}"
+        );
     }
     // A data directory that cannot be used.
     std::fs::remove_dir_all(&env.data).unwrap();

@@ -2,6 +2,8 @@
 
 mod common;
 
+use ocmem::domain::host_name::HostName;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -138,7 +140,11 @@ fn warnings_of_concurrent_hooks_are_logged_whole() {
     for (warning, err) in logged.iter().zip(&printed) {
         assert_eq!(format!("ocmem: warning: {}\n", warning.text), *err);
         assert_eq!(warning.at, NOW.replace("Z", ".000Z"));
-        assert_eq!(warning.host, None, "no host named by a plain tool-after");
+        assert_eq!(
+            warning.host,
+            Some(HostName::OpenCode),
+            "tool-after is OpenCode's hook"
+        );
     }
     let raw = fs::read_to_string(env.data.join("ocmem.log")).unwrap();
     assert_eq!(raw.lines().filter(|l| !l.is_empty()).count(), 32, "{raw}");

@@ -45,20 +45,14 @@ impl Run for Command {
 }
 
 /// Runs a hook subcommand: the event from stdin, the text to stdout.
-/// They are OpenCode's: its plugin is what runs them. A failure is also logged, for `doctor`.
+/// They are OpenCode's: its plugin is what runs them, and logs what they print on stderr.
 fn run_hook(
     ctx: &Context,
     json: bool,
     execute: fn(&Context, &[u8], bool) -> Result<String>,
 ) -> Result<()> {
     let ctx = ctx.in_hook_of(HostName::OpenCode);
-    let text = input::read_stdin()
-        .and_then(|event| execute(&ctx, &event, json))
-        .inspect_err(|e| {
-            let line = crate::domain::render::one_line(&format!("{e:#}"));
-            crate::store::warnings::record(&ctx.data_dir, ctx.now_ms, ctx.host, &line);
-        })?;
-    print(&text)
+    print(&execute(&ctx, &input::read_stdin()?, json)?)
 }
 
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.
