@@ -140,8 +140,9 @@ Examples:
 /// Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors
 ///
 /// With a session event on stdin (OpenCode's session.deleted), removes that session's file;
-/// its explicit memories are already in workspace memory. --sweep removes idle sessions, old
-/// temp files, surplus quarantined copies, stale locks and empty workspace directories, and
+/// its explicit memories are already in workspace memory. --sweep removes idle sessions (of
+/// every host), old temp files, surplus quarantined copies, stale locks, workspaces left with
+/// nothing but markers of host calls older than the TTL, and empty workspace directories, and
 /// moves memory entries superseded more than 30 days ago to the workspace's archive.
 /// --restore-archived brings an archived entry back.
 /// --false-positives removes stored open errors that today's rules would not record, after
@@ -151,8 +152,8 @@ Examples:
 #[command(after_help = GC_EXAMPLE)]
 #[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives", "restore_archived"])))]
 pub struct Gc {
-    /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty
-    /// workspace directories
+    /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host
+    /// markers and empty workspace directories
     #[arg(long)]
     pub sweep: bool,
 
