@@ -123,6 +123,17 @@ fn bash_event(session: &str, call: &str, command: &str, output: &str, exit: i64)
     .into_bytes()
 }
 
+/// A Claude Code hook payload of `name`, with `fields` added.
+fn claude_event(name: &str, fields: Value) -> Vec<u8> {
+    let mut event = json!({"session_id": "5f0c2d9e-bench", "cwd": DIR, "hook_event_name": name,
+                           "transcript_path": "/home/dev/.claude/projects/-bench/5f0c2d9e-bench.jsonl"});
+    event
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    event.to_string().into_bytes()
+}
+
 fn read_event(session: &str, call: &str, path: &str) -> Vec<u8> {
     json!({"directory": DIR, "input": {"tool": "read", "sessionID": session, "callID": call, "args": {"filePath": path}},
            "output": {"title": path, "output": "", "metadata": {}}})
@@ -487,6 +498,10 @@ fn main() {
     let repeat = read_event(SESSION, "seed3", "src/module3.ts");
     let frozen = render_event(SESSION);
     let compact = session_event(SESSION);
+    let claude_prompt = claude_event(
+        "UserPromptSubmit",
+        json!({"prompt_id": "p-bench", "prompt": "keep going, and run the tests again"}),
+    );
     let floor = Some(Target::TimesTrue(1.5));
     let mut hooks = Table::new();
     let mut cases = vec![case("/bin/true", None, |_| {
@@ -525,6 +540,33 @@ fn main() {
         case("compact", None, |_| {
             Run::ocmem(&data, &["compact"], &compact).time()
         }),
+        case("hook claude-code, Read (writes the session)", None, |i| {
+            let path = format!("{DIR}/src/module{}.ts", i % 25);
+            let event = claude_event(
+                "PostToolUse",
+                json!({"tool_name": "Read", "tool_use_id": format!("toolu_r{i}"),
+                       "tool_input": {"file_path": path}, "tool_response": {"type": "text"}}),
+            );
+            Run::ocmem(&data, &["hook", "claude-code"], &event).time()
+        }),
+        case(
+            "hook claude-code, failing tsc (writes the session)",
+            None,
+            |i| {
+                let event = claude_event(
+                    "PostToolUseFailure",
+                    json!({"tool_name": "Bash", "tool_use_id": format!("toolu_t{i}"),
+                       "tool_input": {"command": "npm run typecheck"},
+                       "error": format!("Exit code 2\n{TSC}"), "is_interrupt": false}),
+                );
+                Run::ocmem(&data, &["hook", "claude-code"], &event).time()
+            },
+        ),
+        case(
+            "hook claude-code, prompt, hot state unchanged",
+            None,
+            |_| Run::ocmem(&data, &["hook", "claude-code"], &claude_prompt).time(),
+        ),
         case("promote, 5 candidates", Some(Target::Ms(10.0)), |i| {
             Run::ocmem(&data, &["promote"], &promote_event("bench-p", i)).time()
         }),

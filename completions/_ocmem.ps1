@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that memory works, and say how to fix what does not')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -69,7 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only the workspace that DIR belongs to')
             [CompletionResult]::new('--restore-archived', '--restore-archived', [CompletionResultType]::ParameterName, 'Bring the archived workspace memory entry ID back as active')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
-            [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories')
+            [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories')
             [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors that today''s rules would not record (backed up first)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON document')
@@ -98,6 +100,23 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;init' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'For the project of the current directory (its git worktree''s top level), the default')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For the user: every project')
+            [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Show what would be written, and change nothing')
+            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Take ocmem out of the host again')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;doctor' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON document with a stable schema (see the `schema` field) instead of a report')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -107,6 +126,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('baseline', 'baseline', [CompletionResultType]::ParameterValue, 'Audit every store under the data directory, read-only')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that memory works, and say how to fix what does not')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -132,6 +153,12 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;hook' {
+            break
+        }
+        'ocmem;help;init' {
+            break
+        }
+        'ocmem;help;doctor' {
             break
         }
         'ocmem;help;help' {

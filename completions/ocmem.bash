@@ -22,6 +22,9 @@ _ocmem() {
             ocmem,compact)
                 cmd="ocmem__subcmd__compact"
                 ;;
+            ocmem,doctor)
+                cmd="ocmem__subcmd__doctor"
+                ;;
             ocmem,gc)
                 cmd="ocmem__subcmd__gc"
                 ;;
@@ -30,6 +33,9 @@ _ocmem() {
                 ;;
             ocmem,hook)
                 cmd="ocmem__subcmd__hook"
+                ;;
+            ocmem,init)
+                cmd="ocmem__subcmd__init"
                 ;;
             ocmem,promote)
                 cmd="ocmem__subcmd__promote"
@@ -49,6 +55,9 @@ _ocmem() {
             ocmem__subcmd__help,compact)
                 cmd="ocmem__subcmd__help__subcmd__compact"
                 ;;
+            ocmem__subcmd__help,doctor)
+                cmd="ocmem__subcmd__help__subcmd__doctor"
+                ;;
             ocmem__subcmd__help,gc)
                 cmd="ocmem__subcmd__help__subcmd__gc"
                 ;;
@@ -57,6 +66,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,hook)
                 cmd="ocmem__subcmd__help__subcmd__hook"
+                ;;
+            ocmem__subcmd__help,init)
+                cmd="ocmem__subcmd__help__subcmd__init"
                 ;;
             ocmem__subcmd__help,promote)
                 cmd="ocmem__subcmd__help__subcmd__promote"
@@ -77,7 +89,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +146,24 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__doctor)
+            opts="-h --json --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__gc)
             opts="-h --sweep --false-positives --older-than --workspace --dry-run --restore-archived --json --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -165,7 +195,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,6 +223,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__compact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -235,6 +279,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -306,6 +364,24 @@ _ocmem() {
             ;;
         ocmem__subcmd__hook)
             opts="-h --data-dir --help claude-code"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__init)
+            opts="-h --project --user --print --uninstall --data-dir --help opencode claude-code"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -31,6 +31,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand baseline 'Audit every store under the data directory, read-only'
             cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
             cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
+            cand init 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks'
+            cand doctor 'Check that memory works, and say how to fix what does not'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -61,7 +63,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --workspace 'Only the workspace that DIR belongs to'
             cand --restore-archived 'Bring the archived workspace memory entry ID back as active'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
-            cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty workspace directories'
+            cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories'
             cand --false-positives 'Remove stored open errors that today''s rules would not record (backed up first)'
             cand --dry-run 'Show what would be removed, and change nothing'
             cand --json 'Print the report as one JSON document'
@@ -86,6 +88,21 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;init'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --project 'For the project of the current directory (its git worktree''s top level), the default'
+            cand --user 'For the user: every project'
+            cand --print 'Show what would be written, and change nothing'
+            cand --uninstall 'Take ocmem out of the host again'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;doctor'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print a JSON document with a stable schema (see the `schema` field) instead of a report'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -95,6 +112,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand baseline 'Audit every store under the data directory, read-only'
             cand replay 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
             cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
+            cand init 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks'
+            cand doctor 'Check that memory works, and say how to fix what does not'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -112,6 +131,10 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;replay'= {
         }
         &'ocmem;help;hook'= {
+        }
+        &'ocmem;help;init'= {
+        }
+        &'ocmem;help;doctor'= {
         }
         &'ocmem;help;help'= {
         }

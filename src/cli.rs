@@ -4,7 +4,10 @@ pub mod hook_argv;
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::domain::host_name::HostName;
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 
@@ -44,6 +47,8 @@ pub enum Command {
     Baseline(Baseline),
     Replay(Replay),
     Hook(Hook),
+    Init(Init),
+    Doctor(Doctor),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -135,8 +140,9 @@ Examples:
 /// Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors
 ///
 /// With a session event on stdin (OpenCode's session.deleted), removes that session's file;
-/// its explicit memories are already in workspace memory. --sweep removes idle sessions, old
-/// temp files, surplus quarantined copies, stale locks and empty workspace directories, and
+/// its explicit memories are already in workspace memory. --sweep removes idle sessions (of
+/// every host), old temp files, surplus quarantined copies, stale locks, workspaces left with
+/// nothing but markers of host calls older than the TTL, and empty workspace directories, and
 /// moves memory entries superseded more than 30 days ago to the workspace's archive.
 /// --restore-archived brings an archived entry back.
 /// --false-positives removes stored open errors that today's rules would not record, after
@@ -146,8 +152,8 @@ Examples:
 #[command(after_help = GC_EXAMPLE)]
 #[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives", "restore_archived"])))]
 pub struct Gc {
-    /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks and empty
-    /// workspace directories
+    /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host
+    /// markers and empty workspace directories
     #[arg(long)]
     pub sweep: bool,
 
@@ -252,4 +258,69 @@ pub struct Hook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HookHost {
     ClaudeCode,
+}
+
+const INIT_EXAMPLE: &str = "Examples:
+  ocmem init opencode                    # this project: .opencode/plugins/ocmem.js
+  ocmem init claude-code --user          # every project: ~/.claude/settings.json
+  ocmem init claude-code --print         # show what would be written
+  ocmem init opencode --uninstall";
+
+/// Install ocmem into a host: OpenCode's plugin, or Claude Code's hooks
+///
+/// For OpenCode, writes the plugin (built into this binary) into the project's
+/// .opencode/plugins/, or with --user into $XDG_CONFIG_HOME/opencode/plugins/ (else
+/// ~/.config/opencode/plugins/). For Claude Code, adds ocmem's hooks to the project's
+/// .claude/settings.local.json, or with --user to $CLAUDE_CONFIG_DIR/settings.json (else
+/// ~/.claude/settings.json), keeping every other setting and hook. Either runs this very binary,
+/// by its absolute path. Running it again changes nothing; an install that runs another ocmem
+/// binary is updated in place. --uninstall takes out exactly what init put in, and puts back
+/// the file as it was when nothing else changed since. A settings file that is not valid JSON
+/// is refused, and left as it is.
+#[derive(Debug, Args)]
+#[command(after_help = INIT_EXAMPLE)]
+pub struct Init {
+    /// The host: opencode or claude-code
+    #[arg(
+        value_name = "HOST",
+        value_parser = PossibleValuesParser::new(["opencode", "claude-code"])
+            .map(|name| HostName::from_name(&name).expect("a listed host"))
+    )]
+    pub host: HostName,
+
+    /// For the project of the current directory (its git worktree's top level), the default
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+
+    /// For the user: every project
+    #[arg(long)]
+    pub user: bool,
+
+    /// Show what would be written, and change nothing
+    #[arg(long)]
+    pub print: bool,
+
+    /// Take ocmem out of the host again
+    #[arg(long)]
+    pub uninstall: bool,
+}
+
+const DOCTOR_EXAMPLE: &str = "Examples:
+  ocmem doctor
+  ocmem doctor --json | jq .problems";
+
+/// Check that memory works, and say how to fix what does not
+///
+/// Reports this binary's version and path; the data directory and whether it is writable; for
+/// each host, where ocmem is installed, at which level, which binary it runs and whether that
+/// binary runs; the current directory's workspace, when each host last called ocmem for it,
+/// and the latest warnings. Exits 1 when something is broken (nothing installed, a missing or
+/// broken binary, OpenCode's plugin at both levels, a half-installed set of Claude Code hooks,
+/// a data directory that cannot be written), with one line per problem saying what to run.
+#[derive(Debug, Args)]
+#[command(after_help = DOCTOR_EXAMPLE)]
+pub struct Doctor {
+    /// Print a JSON document with a stable schema (see the `schema` field) instead of a report
+    #[arg(long)]
+    pub json: bool,
 }

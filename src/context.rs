@@ -1,10 +1,12 @@
 //! The one place the clock and the environment are read. Everything else gets them from a
 //! `Context`, so tests can pin both and compare output byte for byte.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
+use crate::domain::host_name::HostName;
 use crate::domain::time::parse_rfc3339;
 use crate::store::Store;
 
@@ -24,6 +26,8 @@ pub struct Context {
     pub data_dir_from_flag: bool,
     /// `OCMEM_TTL_DAYS`, unparsed: only `gc --sweep` reads it, and judges it then.
     pub ttl_days_env: Option<String>,
+    /// The host whose hook is running, when a hook is: its warnings are logged under its name.
+    pub host: Option<HostName>,
 }
 
 impl Context {
@@ -43,11 +47,55 @@ impl Context {
             data_dir,
             data_dir_from_flag,
             ttl_days_env: non_empty_env("OCMEM_TTL_DAYS"),
+            host: None,
         })
     }
 
+    /// This context, inside `host`'s hook.
+    pub fn in_hook_of(&self, host: HostName) -> Context {
+        Context {
+            host: Some(host),
+            ..self.clone()
+        }
+    }
+
     pub fn store(&self) -> Store {
-        Store::new(self.data_dir.clone(), self.now_ms)
+        let store = Store::new(self.data_dir.clone(), self.now_ms);
+        match self.host {
+            Some(host) => store.with_host(host),
+            None => store,
+        }
+    }
+}
+
+/// What `init` and `doctor` need to find the hosts' settings and this binary. Read on demand,
+/// not by `Context::from_env`: hooks never need it.
+#[derive(Debug, Clone, Default)]
+pub struct InstallEnv {
+    /// `HOME` (or the platform's home directory).
+    pub home: Option<PathBuf>,
+    /// The current directory.
+    pub current_dir: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME`: OpenCode's global config directory is `$XDG_CONFIG_HOME/opencode`.
+    pub xdg_config_home: Option<PathBuf>,
+    /// `CLAUDE_CONFIG_DIR`: Claude Code's user directory instead of `~/.claude`.
+    pub claude_config_dir: Option<PathBuf>,
+    /// The absolute path of the running binary, which the installed hooks run.
+    pub current_exe: Option<PathBuf>,
+    /// `PATH`, to find the `ocmem` a hook without a path would run.
+    pub path: Option<OsString>,
+}
+
+impl InstallEnv {
+    pub fn from_env() -> InstallEnv {
+        InstallEnv {
+            home: dirs::home_dir(),
+            current_dir: std::env::current_dir().ok(),
+            xdg_config_home: non_empty_env("XDG_CONFIG_HOME").map(PathBuf::from),
+            claude_config_dir: non_empty_env("CLAUDE_CONFIG_DIR").map(PathBuf::from),
+            current_exe: std::env::current_exe().ok(),
+            path: std::env::var_os("PATH"),
+        }
     }
 }
 

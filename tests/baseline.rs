@@ -803,4 +803,37 @@ fn baseline_shares_locks_with_readers_and_waits_for_writers() {
     assert!(err.contains("reading it without the lock"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(stdout(&out), stdout(&shared));
+    // An audit writes nothing, not even its warning to the log.
+    assert!(!env.data.join("ocmem.log").exists());
+}
+
+#[test]
+fn host_markers_and_the_warnings_log_change_no_finding() {
+    let env = Env::new();
+    seed_healthy(&env);
+    let before = json_report(&env, &[]);
+    let dir = workspace_dir(&env, HEALTHY);
+    for host in ["opencode", "claude-code"] {
+        write(&dir.join("hosts").join(host), "");
+        set_mtime(&dir.join("hosts").join(host), NOW_MS - DAY_MS);
+    }
+    write(
+        &env.data.join("ocmem.log"),
+        "{\"at\":\"2026-11-21T15:53:54.504Z\",\"text\":\"a warning\"}\n",
+    );
+    write(&env.data.join("ocmem.log.1"), "torn {\n");
+    // A workspace that a host called for and that holds nothing else.
+    const CALLED_ONLY: &str = "/nonexistent/ocmem-tests/called-only";
+    write(&workspace_dir(&env, CALLED_ONLY).join("hosts/opencode"), "");
+    let untouched = listing(&env.data);
+
+    let out = baseline(&env, &["--check"]);
+    assert_success(&out);
+    let after = json_report(&env, &["--check"]);
+    assert_eq!(workspace(&after, HEALTHY), workspace(&before, HEALTHY));
+    assert_eq!(after["problems"], json!([]));
+    let called_only = workspace(&after, CALLED_ONLY);
+    assert_eq!(called_only["bytes"], 0, "{called_only:#}");
+    assert_eq!(after["totals"]["workspaces"], 2);
+    assert_eq!(listing(&env.data), untouched, "baseline changes nothing");
 }

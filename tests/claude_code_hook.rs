@@ -267,8 +267,23 @@ fn a_failure_never_blocks_claude_code() {
             "{stdin}: {err}"
         );
     }
-    assert!(env.data_files().is_empty(), "bad input changed nothing");
+    // Nothing changed but the warnings log, which says why, under the host's name.
+    assert_eq!(env.data_files(), ["ocmem.log"]);
+    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
+    let logged: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(logged.len(), 4);
+    for line in &logged {
+        assert_eq!(line["host"], "claude-code");
+        assert!(
+            line["text"].as_str().unwrap().starts_with("bad input"),
+            "{line}"
+        );
+    }
     // A data directory that cannot be used.
+    std::fs::remove_dir_all(&env.data).unwrap();
     std::fs::write(&env.data, "a file").unwrap();
     let start = claude_event("SessionStart", json!({"source": "startup"}));
     let out = env.run(&["hook", "claude-code"], start.to_string());
@@ -279,7 +294,7 @@ fn a_failure_never_blocks_claude_code() {
     std::fs::remove_file(&env.data).unwrap();
     let notification = claude_event("Notification", json!({"message": "hi"}));
     assert_eq!(hook(&env, &notification), "");
-    assert!(env.data_files().is_empty());
+    assert!(!env.data.exists());
 }
 
 /// The tool calls both recordings share: the same session driven by OpenCode 1.18.33 and

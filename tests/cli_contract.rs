@@ -283,10 +283,16 @@ fn render_is_byte_identical_and_empty_when_there_is_nothing() {
         json!({"directory": DIR, "sessionID": "s1"}).to_string(),
     );
     assert_eq!(stdout(&out), "{\"workspace\":\"\",\"session\":\"\"}\n");
-    // The first render only freezes the (empty) workspace block in the session store.
+    // The first render only freezes the (empty) workspace block in the session store, and
+    // notes that OpenCode called.
     let files = env.data_files();
-    assert_eq!(files.len(), 2, "{files:?}");
-    assert!(files.iter().all(|f| f.contains("/sessions/")), "{files:?}");
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert_eq!(
+        files.iter().filter(|f| f.contains("/sessions/")).count(),
+        2,
+        "{files:?}"
+    );
+    assert!(files[0].ends_with("/hosts/opencode"), "{files:?}");
 
     env.tool_after(&file_tool(DIR, "s1", "c1", "edit", "src/a.ts"));
     let first = env.render(DIR, "s1");

@@ -187,8 +187,9 @@ fn defect_11_idle_sessions_and_throwaway_workspaces_do_not_accumulate() {
     let out = env.run_at(&days_later(45), &["gc", "--sweep"], "");
     assert_success(&out);
     // Only the workspace holding memory is left, with its memory (its lock, the entries of
-    // its block) and nothing else.
-    let files = env.data_files();
+    // its block) and the empty marker of OpenCode's last call, and nothing else.
+    let mut files = env.data_files();
+    assert!(files.remove(0).ends_with("/hosts/opencode"), "{files:?}");
     assert_eq!(files.len(), 3, "{files:?}");
     assert!(files[0].ends_with("/workspace-memory.json"), "{files:?}");
     assert!(
@@ -677,4 +678,184 @@ fn a_deleted_session_that_is_a_directory_is_moved_aside_with_its_contents() {
         .collect();
     assert_eq!(aside.len(), 1);
     assert_eq!(fs::read(aside[0].join("notes.txt")).unwrap(), b"keep me");
+}
+
+/// Marks that `host` last called for the workspace of `root` `age` before `NOW`, as a hook
+/// does (`workspaces/<key>/hosts/<host>`).
+fn host_marker(env: &Env, root: &str, host: &str, age: Duration) -> PathBuf {
+    let marker = workspace_dir(env, root).join("hosts").join(host);
+    fs::create_dir_all(marker.parent().unwrap()).unwrap();
+    fs::write(&marker, "").unwrap();
+    set_age(&marker, age);
+    marker
+}
+
+fn removed_kinds(report: &Value) -> Vec<(String, String)> {
+    report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let path = r["path"].as_str().unwrap();
+            let tail: Vec<&str> = path.rsplit('/').take(2).collect();
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                format!("{}/{}", tail[1], tail[0]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn host_markers_keep_a_workspace_until_no_host_called_for_the_ttl() {
+    let env = Env::new();
+    // A throwaway workspace whose session goes idle, last called by OpenCode 40 days ago,
+    // and by Claude Code (for a session that wrote nothing) 20 days after that session.
+    let throwaway = "/tmp/throwaway-hosts";
+    env.tool_after(&file_tool(
+        throwaway,
+        "ses_x",
+        "c1",
+        "read",
+        "/tmp/throwaway-hosts/a",
+    ));
+    let old = host_marker(
+        &env,
+        throwaway,
+        "opencode",
+        Duration::from_secs(40 * 86_400),
+    );
+    let recent = host_marker(&env, throwaway, "claude-code", Duration::ZERO);
+    let file = fs::File::options().write(true).open(&recent).unwrap();
+    file.set_modified(UNIX_EPOCH + Duration::from_millis((NOW_MS + 20 * DAY_MS) as u64))
+        .unwrap();
+    // A workspace holding nothing but a marker older than the TTL.
+    let abandoned = host_marker(
+        &env,
+        "/tmp/abandoned",
+        "opencode",
+        Duration::from_secs(31 * 86_400),
+    );
+    // Memory beside a marker far older: both stay.
+    remember(&env, "remember this: the staging database is read-only");
+    let beside_memory = host_marker(
+        &env,
+        DEMO_DIR,
+        "opencode",
+        Duration::from_secs(400 * 86_400),
+    );
+
+    let dry = env.run(&["gc", "--sweep", "--dry-run", "--json"], "");
+    let out = env.run(&["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let dry: Value = serde_json::from_str(&stdout(&dry)).unwrap();
+    assert_eq!(report["removed"], dry["removed"], "a dry run predicts it");
+    let abandoned_key = &sha256_hex("/tmp/abandoned")[..16];
+    assert_eq!(
+        removed_kinds(&report),
+        [
+            ("idle-host-marker".to_string(), "hosts/opencode".to_string()),
+            (
+                "empty-directory".to_string(),
+                format!("{abandoned_key}/hosts")
+            ),
+            (
+                "empty-directory".to_string(),
+                format!("workspaces/{abandoned_key}")
+            ),
+        ]
+    );
+    assert_eq!(report["removed"][0]["idleDays"], 31);
+    assert!(!abandoned.exists() && !workspace_dir(&env, "/tmp/abandoned").exists());
+    assert!(old.exists() && recent.exists() && beside_memory.exists());
+
+    // 31 days on, the session is idle: it goes; the markers keep the workspace (one of them
+    // is fresh enough).
+    let out = env.run_at(&days_later(31), &["gc", "--sweep", "--json"], "");
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let throwaway_key = &sha256_hex(throwaway)[..16];
+    let kinds: Vec<&str> = report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().contains(throwaway_key))
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["idle-session", "empty-directory"], "{report:#}");
+    assert!(old.exists() && recent.exists());
+    assert!(!workspace_dir(&env, throwaway).join("sessions").exists());
+
+    // Once no host called for the TTL, the markers go, and the workspace with them.
+    let out = env.run_at(&days_later(51), &["gc", "--sweep", "--json"], "");
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        removed_kinds(&report),
+        [
+            (
+                "idle-host-marker".to_string(),
+                "hosts/claude-code".to_string()
+            ),
+            ("idle-host-marker".to_string(), "hosts/opencode".to_string()),
+            (
+                "empty-directory".to_string(),
+                format!("{throwaway_key}/hosts")
+            ),
+            (
+                "empty-directory".to_string(),
+                format!("workspaces/{throwaway_key}")
+            ),
+        ]
+    );
+    assert!(!workspace_dir(&env, throwaway).exists());
+    assert!(beside_memory.exists(), "markers beside memory stay");
+}
+
+#[test]
+fn anything_else_in_hosts_keeps_the_workspace() {
+    let env = Env::new();
+    let marker = host_marker(
+        &env,
+        "/tmp/odd-hosts",
+        "opencode",
+        Duration::from_secs(90 * 86_400),
+    );
+    let hosts = marker.parent().unwrap().to_path_buf();
+    fs::create_dir(hosts.join("notes")).unwrap();
+    let out = env.run(&["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["removed"], json!([]), "{report:#}");
+    assert!(marker.exists() && hosts.join("notes").is_dir());
+}
+
+#[test]
+fn the_warnings_log_is_left_to_itself() {
+    let env = Env::new();
+    used_session(&env, "ses_1");
+    // A newer ocmem's memory: the next hook warns, on stderr and in the log.
+    let memory = workspace_dir(&env, DEMO_DIR).join("workspace-memory.json");
+    fs::write(&memory, r#"{"version": 99, "entries": []}"#).unwrap();
+    let out = env.run(
+        &["render"],
+        json!({"directory": DEMO_DIR, "sessionID": "ses_1"}).to_string(),
+    );
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("newer than this ocmem understands"));
+    let log = env.data.join("ocmem.log");
+    let logged = fs::read_to_string(&log).unwrap();
+    assert!(logged.contains("format version 99"), "{logged}");
+
+    let out = env.run_at(&days_later(90), &["gc", "--sweep", "--json"], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(
+        report["removed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| !r["path"].as_str().unwrap().contains("ocmem.log")),
+        "{report:#}"
+    );
+    assert!(log.exists());
 }

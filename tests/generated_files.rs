@@ -42,7 +42,7 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "1",
         "Bad input, or an I/O failure such as \"store busy\" (another process held the lock \
-         for 2 s).",
+         for 2 s); also a settings file init refused, and any problem doctor found.",
     ),
     (
         "2",
@@ -84,6 +84,12 @@ const FILES: &[(&str, &str)] = &[
         "What gc --false-positives changed, as it was: each session file it changes is first \
          copied here under the same relative path (timestamp such as 20261121T193109.504Z).",
     ),
+    (
+        "<data dir>/init/<16 hex>.json",
+        "A host file as it was before init first changed it (named by the SHA-256 of its \
+         path), and the directories init created for it, so that init --uninstall can put it \
+         back byte for byte.",
+    ),
 ];
 
 const ENVIRONMENT: &[(&str, &str)] = &[
@@ -96,6 +102,16 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "XDG_DATA_HOME",
         "The default data directory is $XDG_DATA_HOME/opencode-working-memory (absolute paths \
          only), else ~/.local/share/opencode-working-memory, on every OS.",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "OpenCode's global config directory, where init opencode --user installs the plugin, is \
+         $XDG_CONFIG_HOME/opencode, else ~/.config/opencode.",
+    ),
+    (
+        "CLAUDE_CONFIG_DIR",
+        "Claude Code's user directory, where init claude-code --user adds the hooks to \
+         settings.json, else ~/.claude.",
     ),
     (
         "OCMEM_NOW",

@@ -23,6 +23,7 @@ fn context(data: &Path) -> Context {
         data_dir: data.to_path_buf(),
         data_dir_from_flag: true,
         ttl_days_env: None,
+        host: None,
     }
 }
 

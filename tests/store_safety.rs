@@ -2,6 +2,8 @@
 
 mod common;
 
+use ocmem::domain::host_name::HostName;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -115,6 +117,37 @@ fn only_the_newest_three_quarantined_copies_are_kept() {
         .map(|n| n.rsplit('-').next().unwrap())
         .collect();
     assert_eq!(stamps, ["3000", "4000", "5000"]);
+}
+
+#[test]
+fn warnings_of_concurrent_hooks_are_logged_whole() {
+    let env = Env::new();
+    let file = env.session_file(DIR, SESSION);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, r#"{"version": 2, "sessionID": "ses_store"}"#).unwrap();
+    let children: Vec<_> = (0..32)
+        .map(|i| spawn_tool_after(&env.data, &read_event(&format!("call_{i}"))))
+        .collect();
+    let mut printed = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        printed.push(stderr(&out));
+    }
+    // Each process's warning, as it printed it, is one whole line of the log.
+    let logged = ocmem::store::warnings::recent(&env.data, 100);
+    assert_eq!(logged.len(), 32, "{logged:?}");
+    for (warning, err) in logged.iter().zip(&printed) {
+        assert_eq!(format!("ocmem: warning: {}\n", warning.text), *err);
+        assert_eq!(warning.at, NOW.replace("Z", ".000Z"));
+        assert_eq!(
+            warning.host,
+            Some(HostName::OpenCode),
+            "tool-after is OpenCode's hook"
+        );
+    }
+    let raw = fs::read_to_string(env.data.join("ocmem.log")).unwrap();
+    assert_eq!(raw.lines().filter(|l| !l.is_empty()).count(), 32, "{raw}");
 }
 
 #[test]

@@ -1,18 +1,24 @@
 // ocmem for OpenCode: working memory that survives compaction and carries across sessions.
 //
-// Install: copy this file to ~/.config/opencode/plugin/ (all projects) or .opencode/plugin/
-// (one project). The plugin runs the `ocmem` binary named by OCMEM_BIN, else `ocmem` on PATH,
-// once per hook, with the event as JSON on stdin. It never makes a tool call or a model
-// request fail: every handler catches every error, every call is killed after 2 s, and a
-// missing binary turns the plugin off after one warning.
+// Install: `ocmem init opencode` (or copy this file to ~/.config/opencode/plugins/ for all
+// projects, .opencode/plugins/ for one). The plugin runs the `ocmem` binary named by OCMEM_BIN,
+// else the one that installed it, else `ocmem` on PATH, once per hook, with the event as JSON
+// on stdin. It never makes a tool call or a model request fail: every handler catches every
+// error, every call is killed after 2 s, and a missing binary turns the plugin off after one
+// warning (and one toast in the TUI).
 
 import { spawn, spawnSync } from "node:child_process";
 
 const TIMEOUT_MS = 2000;
 const SERVICE = "ocmem";
+// The binary `ocmem init opencode` installed this file from, which it writes here; empty in a
+// copy made by hand.
+const INSTALLED_BIN = "";
+// Spawn errors that mean the binary is not there (or not runnable) any more.
+const CANNOT_RUN = new Set(["ENOENT", "EACCES"]);
 
 export const OcmemPlugin = async ({ client, directory }) => {
-  const bin = process.env.OCMEM_BIN || "ocmem";
+  const bin = process.env.OCMEM_BIN || INSTALLED_BIN || "ocmem";
 
   const log = (level, message) => {
     try {
@@ -23,11 +29,36 @@ export const OcmemPlugin = async ({ client, directory }) => {
     }
   };
 
+  // Tells the user once, in the TUI, that memory is off; OpenCode's log is seldom read.
+  let toasted = false;
+  const toast = (message) => {
+    if (toasted) return;
+    toasted = true;
+    try {
+      const pending = client?.tui?.showToast?.({ body: { title: "ocmem", message, variant: "warning" } });
+      pending?.catch?.(() => {});
+    } catch {
+      // A toast is a courtesy: never the thing that fails.
+    }
+  };
+  const missingMessage = () =>
+    `ocmem cannot run ${JSON.stringify(bin)}, so working memory is off. Install ocmem and put it on PATH, or set OCMEM_BIN to its path, then restart OpenCode.`;
+  const toastIfMissing = (error) => {
+    if (CANNOT_RUN.has(error?.code)) toast(missingMessage());
+  };
+
   const probe = spawnSync(bin, ["--version"], { timeout: TIMEOUT_MS, encoding: "utf8" });
   if (probe.error || probe.status !== 0) {
     const why = probe.error ? probe.error.message : `exit ${probe.status}: ${probe.stderr}`.trim();
     log("warn", `ocmem binary ${JSON.stringify(bin)} is not usable (${why}); plugin disabled. Set OCMEM_BIN or put ocmem on PATH.`);
-    return {};
+    const message = CANNOT_RUN.has(probe.error?.code)
+      ? missingMessage()
+      : `ocmem ${JSON.stringify(bin)} failed to start (${why.replace(/\s+/g, " ").slice(0, 120)}), so working memory is off. Run \`ocmem doctor\` in a terminal.`;
+    // Shown on the user's first message rather than now: the TUI may not be listening yet
+    // while plugins load, and a toast sent to nobody is lost.
+    return {
+      "chat.message": async () => toast(message),
+    };
   }
 
   // Per session: the latest user message, whether it is a sub-agent session, and the text
@@ -50,6 +81,7 @@ export const OcmemPlugin = async ({ client, directory }) => {
         child = spawn(bin, [subcommand], { stdio: ["pipe", "pipe", "pipe"] });
       } catch (error) {
         log("error", `cannot run ocmem ${subcommand}: ${error.message}`);
+        toastIfMissing(error);
         resolve("");
         return;
       }
@@ -73,6 +105,7 @@ export const OcmemPlugin = async ({ client, directory }) => {
       child.stderr.on("data", (chunk) => (stderr += chunk));
       child.on("error", (error) => {
         log("error", `cannot run ocmem ${subcommand}: ${error.message}`);
+        toastIfMissing(error);
         finish("");
       });
       child.on("close", (code) => {
@@ -92,7 +125,10 @@ export const OcmemPlugin = async ({ client, directory }) => {
       killSignal: "SIGKILL",
       encoding: "utf8",
     });
-    if (result.error) log("error", `ocmem ${subcommand} failed: ${result.error.message}`);
+    if (result.error) {
+      log("error", `ocmem ${subcommand} failed: ${result.error.message}`);
+      toastIfMissing(result.error);
+    }
     reportStderr(subcommand, result.stderr);
   };
 

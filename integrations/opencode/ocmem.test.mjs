@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -26,11 +26,24 @@ const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 
 function fakeClient(parents = {}) {
   const logs = [];
+  const toasts = [];
   return {
     logs,
+    toasts,
     app: { log: async ({ body }) => void logs.push(body) },
+    // As the SDK's `client.tui.showToast({ body: { title?, message, variant, duration? } })`.
+    tui: { showToast: async ({ body }) => void toasts.push(body) },
     session: { get: async ({ path }) => ({ data: { id: path.id, parentID: parents[path.id] } }) },
   };
+}
+
+// A stand-in binary at a path of its own: `script` is the shell run for every call.
+function standInBinary(script) {
+  const dir = mkdtempSync(join(tmpdir(), "ocmem-plugin-bin-"));
+  const bin = join(dir, "ocmem");
+  writeFileSync(bin, `#!/bin/sh\n${script}\n`);
+  chmodSync(bin, 0o755);
+  return bin;
 }
 
 async function load(directory, client = fakeClient(), bin = BIN) {
@@ -149,13 +162,79 @@ test("a deleted session loses its file", async () => {
   assert.ok(!existsSync(sessionFile(root, "ses_d")));
 });
 
-test("a missing binary turns the plugin off with one warning", async () => {
+test("a missing binary turns the plugin off with one warning and, on the first message, one toast", async () => {
   const client = fakeClient();
-  const hooks = await load(newWorkspace(), client, join(tmpdir(), "no-such-ocmem-binary"));
-  assert.deepEqual(hooks, {});
+  const missing = join(tmpdir(), "no-such-ocmem-binary");
+  const hooks = await load(newWorkspace(), client, missing);
+  // Nothing runs ocmem any more: the only hook left is the one that tells the user.
+  assert.deepEqual(Object.keys(hooks), ["chat.message"]);
   assert.equal(client.logs.length, 1);
   assert.equal(client.logs[0].level, "warn");
   assert.match(client.logs[0].message, /not usable/);
+  assert.deepEqual(client.toasts, [], "not while plugins load: the TUI may not listen yet");
+
+  await hooks["chat.message"](...userMessage("ses_t", "msg_1", "hello"));
+  await hooks["chat.message"](...userMessage("ses_t", "msg_2", "again"));
+  assert.equal(client.toasts.length, 1, JSON.stringify(client.toasts));
+  const [toast] = client.toasts;
+  assert.equal(toast.variant, "warning");
+  assert.equal(toast.title, "ocmem");
+  assert.ok(toast.message.includes(JSON.stringify(missing)), toast.message);
+  assert.match(toast.message, /working memory is off/);
+  assert.match(toast.message, /PATH/);
+  assert.match(toast.message, /OCMEM_BIN/);
+  assert.equal(client.logs.length, 1, "the toast is not logged again");
+});
+
+test("a binary that fails its version check says to run ocmem doctor", async () => {
+  const client = fakeClient();
+  const broken = standInBinary(`echo "ocmem: cannot find the home directory" >&2\nexit 1`);
+  const hooks = await load(newWorkspace(), client, broken);
+  await hooks["chat.message"](...userMessage("ses_u", "msg_1", "hello"));
+  assert.equal(client.toasts.length, 1);
+  assert.match(client.toasts[0].message, /`ocmem doctor`/);
+  assert.match(client.toasts[0].message, /cannot find the home directory/);
+  assert.doesNotMatch(client.toasts[0].message, /\n/);
+});
+
+test("a binary that disappears later is toasted once, and the hooks go on", async () => {
+  const client = fakeClient();
+  const bin = standInBinary(`[ "$1" = --version ] && { echo ocmem 0; exit 0; }\ncat >/dev/null`);
+  const hooks = await load(newWorkspace(), client, bin);
+  await hooks["tool.execute.after"](...bash("ses_v", "call_1", "ls", "a", 0));
+  assert.deepEqual(client.toasts, [], "a binary that runs is not toasted");
+
+  rmSync(bin);
+  const output = { system: [] };
+  await hooks["experimental.chat.system.transform"]({ sessionID: "ses_v" }, output);
+  await hooks["tool.execute.after"](...bash("ses_v", "call_2", "ls", "a", 0));
+  await hooks.event({ event: { type: "session.deleted", properties: { sessionID: "ses_v" } } });
+  assert.deepEqual(output.system, []);
+  assert.equal(client.toasts.length, 1, JSON.stringify(client.toasts));
+  assert.ok(client.toasts[0].message.includes(JSON.stringify(bin)), client.toasts[0].message);
+  assert.match(client.toasts[0].message, /OCMEM_BIN/);
+  // Each failed call is still logged.
+  assert.equal(client.logs.filter((l) => l.level === "error").length, 3, JSON.stringify(client.logs));
+});
+
+test("a toast that fails never fails a hook", async () => {
+  const missing = join(tmpdir(), "no-such-ocmem-binary");
+  const throwing = fakeClient();
+  throwing.tui.showToast = () => {
+    throw new Error("no TUI");
+  };
+  const rejecting = fakeClient();
+  rejecting.tui.showToast = async () => {
+    throw new Error("no TUI");
+  };
+  const without = fakeClient();
+  delete without.tui;
+  for (const client of [throwing, rejecting, without]) {
+    const hooks = await load(newWorkspace(), client, missing);
+    await hooks["chat.message"](...userMessage("ses_w", "msg_1", "hello"));
+  }
+  // A rejection left unhandled would fail this file's run.
+  await new Promise((resolve) => setTimeout(resolve, 10));
 });
 
 test("a hanging binary is killed and the hook goes on", async () => {

@@ -46,7 +46,6 @@ pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
 pub fn instructions(ctx: &Context, session: SessionRef) -> Result<String> {
     let store = ctx.store();
     let workspace = store.workspace(session.directory);
-    store.note_host_call(&workspace, session.host);
     let session_id = session.session_id;
     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
     let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;

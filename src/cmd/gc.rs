@@ -31,7 +31,7 @@ const USES: &str = "\
 ocmem gc has three uses:
   ocmem gc < event.json          remove a deleted session: stdin {\"directory\": D, \"sessionID\": S}
   ocmem gc --sweep [--dry-run]   remove idle sessions, old temp files, surplus quarantined copies,
-                                 stale locks and empty workspace directories
+                                 stale locks, idle host markers and empty workspace directories
   ocmem gc --false-positives [--dry-run]
                                  remove stored open errors today's rules would not record
                                  (backed up first)
@@ -320,19 +320,18 @@ fn sweep_workspace(
         .chain(&workspace.temp_files)
         .chain(&workspace.other);
     let sessions_dir = workspace.sessions_dir();
-    let (mut left_in_sessions, mut left_in_root) = (0, 0);
-    for file in all_files.filter(|f| !gone.contains(&f.path)) {
-        if file.path.parent() == Some(sessions_dir.as_path()) {
-            left_in_sessions += 1;
-        } else {
-            left_in_root += 1;
-        }
-    }
-    for dir in &workspace.other_dirs {
-        if dir.parent() == Some(sessions_dir.as_path()) {
-            left_in_sessions += 1;
-        } else {
-            left_in_root += 1;
+    let hosts_dir = workspace.hosts_dir();
+    // What is left, by directory; host markers are counted apart, below.
+    let (mut left_in_sessions, mut left_in_hosts, mut left_in_root) = (0, 0, 0);
+    let left_paths = all_files
+        .filter(|f| !gone.contains(&f.path))
+        .map(|f| f.path.as_path())
+        .chain(workspace.other_dirs.iter().map(PathBuf::as_path));
+    for path in left_paths {
+        match path.parent() {
+            Some(dir) if dir == sessions_dir => left_in_sessions += 1,
+            Some(dir) if dir == hosts_dir => left_in_hosts += 1,
+            _ => left_in_root += 1,
         }
     }
     // Not through a link: what it points at is not the data directory's.
@@ -348,9 +347,12 @@ fn sweep_workspace(
         sweep.push(RemovalKind::EmptyDirectory, &sessions_dir, 0, None);
     }
     let sessions_dir_left = sessions_dir_exists && !sessions_dir_removed;
+    let nothing_else_left = left_in_root == 0 && !sessions_dir_left && left_in_hosts == 0;
+    let hosts_dir_left =
+        !sweep_host_markers(workspace, now, ttl, dry_run, nothing_else_left, sweep)?;
     // Only a workspace this sweep emptied, or one found empty, goes.
-    if left_in_root == 0
-        && !sessions_dir_left
+    if nothing_else_left
+        && !hosts_dir_left
         && (sweep.removed.len() > before || workspace.bytes() == 0)
     {
         let removed = dry_run || remove_dir_if_empty(&workspace.dir)?;
@@ -359,6 +361,49 @@ fn sweep_workspace(
         }
     }
     Ok(())
+}
+
+/// Removes the host markers of a workspace that holds `nothing_else`, when every one is idle
+/// past the TTL, and then `hosts/`. Returns whether `hosts/` is gone (or was never there).
+fn sweep_host_markers(
+    workspace: &WorkspaceFiles,
+    now: i64,
+    ttl: u16,
+    dry_run: bool,
+    nothing_else: bool,
+    sweep: &mut Sweep,
+) -> Result<bool> {
+    let hosts_dir = workspace.hosts_dir();
+    if !std::fs::symlink_metadata(&hosts_dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(true);
+    }
+    // A marker of unknown age is as good as a fresh one.
+    let all_idle = workspace
+        .host_markers
+        .iter()
+        .all(|m| m.modified_ms.is_some_and(|used| is_idle(used, now, ttl)));
+    if !nothing_else || !all_idle {
+        return Ok(false);
+    }
+    let mut gone = HashSet::new();
+    for marker in &workspace.host_markers {
+        remove(
+            sweep,
+            &mut gone,
+            RemovalKind::IdleHostMarker,
+            marker,
+            dry_run,
+        )?;
+        if let Some(removal) = sweep.removed.last_mut() {
+            removal.idle_days = marker.modified_ms.map(|used| idle_days(used, now));
+        }
+    }
+    // A hook that noted its call meanwhile keeps the directory, and the workspace.
+    let removed = dry_run || remove_dir_if_empty(&hosts_dir)?;
+    if removed {
+        sweep.push(RemovalKind::EmptyDirectory, &hosts_dir, 0, None);
+    }
+    Ok(removed)
 }
 
 fn remove(

@@ -4,9 +4,11 @@
 
 pub mod baseline;
 pub mod compact;
+pub mod doctor;
 pub mod gc;
 pub mod gc_archive;
 pub mod hook;
+pub mod init;
 pub mod input;
 pub mod promote;
 pub mod render;
@@ -19,6 +21,7 @@ use anyhow::{Context as _, Result};
 
 use crate::cli::Command;
 use crate::context::Context;
+use crate::domain::host_name::HostName;
 
 pub trait Run {
     fn run(&self, ctx: &Context) -> Result<()>;
@@ -35,17 +38,21 @@ impl Run for Command {
             Command::Baseline(cmd) => cmd.run(ctx),
             Command::Replay(cmd) => cmd.run(ctx),
             Command::Hook(cmd) => cmd.run(ctx),
+            Command::Init(cmd) => cmd.run(ctx),
+            Command::Doctor(cmd) => cmd.run(ctx),
         }
     }
 }
 
 /// Runs a hook subcommand: the event from stdin, the text to stdout.
+/// They are OpenCode's: its plugin is what runs them, and logs what they print on stderr.
 fn run_hook(
     ctx: &Context,
     json: bool,
     execute: fn(&Context, &[u8], bool) -> Result<String>,
 ) -> Result<()> {
-    print(&execute(ctx, &input::read_stdin()?, json)?)
+    let ctx = ctx.in_hook_of(HostName::OpenCode);
+    print(&execute(&ctx, &input::read_stdin()?, json)?)
 }
 
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.

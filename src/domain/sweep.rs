@@ -7,7 +7,11 @@
 //! - a temp file older than an hour (its writer died before the rename);
 //! - quarantined copies of a store beyond the newest `QUARANTINE_KEPT`;
 //! - a lock file whose store is gone and which no process holds;
-//! - a workspace directory (or its `sessions/`) left empty.
+//! - the host-call markers (`hosts/<host>`) of a workspace that holds nothing else, once
+//!   every one of them is older than the TTL: no host called for that long, and nothing
+//!   else keeps the workspace (fresher markers keep it, and markers beside anything else
+//!   are kept: they are how `doctor` knows when a host last called);
+//! - a workspace directory (or its `sessions/` or `hosts/`) left empty.
 
 use std::fmt;
 
@@ -29,6 +33,9 @@ pub enum RemovalKind {
     ArchivedEntries,
     /// `workspace-memory.top.json` left behind by a memory file that is gone.
     OrphanBlockCache,
+    /// The marker of a host that has not called for longer than the TTL, in a workspace
+    /// holding nothing else.
+    IdleHostMarker,
 }
 
 impl RemovalKind {
@@ -41,6 +48,7 @@ impl RemovalKind {
             RemovalKind::EmptyDirectory => "empty-directory",
             RemovalKind::ArchivedEntries => "archived-entries",
             RemovalKind::OrphanBlockCache => "orphan-block-cache",
+            RemovalKind::IdleHostMarker => "idle-host-marker",
         }
     }
 }

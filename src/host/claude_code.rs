@@ -10,6 +10,8 @@
 //! - `PostCompact`'s `compact_summary` is the summariser's raw reply, with `<analysis>` and
 //!   `<summary>` sections.
 
+pub mod settings;
+
 use std::borrow::Cow;
 
 use anyhow::{bail, Result};
@@ -300,6 +302,16 @@ mod tests {
         assert_eq!(value["hookSpecificOutput"]["hookEventName"], "SessionStart");
         assert_eq!(value["hookSpecificOutput"]["additionalContext"], "<block>");
         assert_eq!(additional_context("UserPromptSubmit", ""), "");
+    }
+
+    #[test]
+    fn the_hooks_matcher_names_exactly_the_tools_that_record_something() {
+        let recording: Vec<&str> = TOOLS
+            .iter()
+            .filter(|(_, kind, _)| *kind != ToolKind::Other)
+            .map(|(name, ..)| *name)
+            .collect();
+        assert_eq!(settings::RECORDED_TOOLS, recording.join("|"));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! subcommands, decoded into host-neutral events. The plugin passes OpenCode's own shapes
 //! (`tool.execute.after`'s input and output) plus the plugin's directory.
 
+pub mod plugin;
+
 use std::borrow::Cow;
 
 use anyhow::Result;

@@ -1,9 +1,10 @@
 //! What lies in the data directory, for `gc --sweep` and `baseline`: every workspace
-//! directory with its stores, locks, quarantined copies and temp files. Listing only; reading
-//! a store goes through `Store::snapshot`.
+//! directory with its stores, locks, quarantined copies, temp files and host-call markers.
+//! Listing only; reading a store goes through `Store::snapshot`. The warnings log at the data
+//! directory's root is not a workspace's and is not listed.
 //!
-//! Directories are never entered through a symbolic link (`workspaces/<key>` or `sessions`
-//! linked elsewhere), so nothing outside the data directory is listed, or swept.
+//! Directories are never entered through a symbolic link (`workspaces/<key>`, `sessions` or
+//! `hosts` linked elsewhere), so nothing outside the data directory is listed, or swept.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -16,6 +17,8 @@ use anyhow::{Context as _, Result};
 pub const MEMORY_FILE: &str = "workspace-memory.json";
 /// The directory of a workspace's session stores.
 pub const SESSIONS_DIR: &str = "sessions";
+/// The directory of a workspace's host-call markers (see `host_calls`).
+pub const HOSTS_DIR: &str = "hosts";
 
 /// A temp file older than this has no writer left: it is an orphan.
 pub const ORPHAN_TEMP_AGE_MS: i64 = 60 * 60 * 1000;
@@ -101,13 +104,16 @@ pub struct WorkspaceFiles {
     pub dir: PathBuf,
     pub memory: Option<FileInfo>,
     pub sessions: Vec<FileInfo>,
-    /// Files of the workspace directory and of `sessions/`, by kind.
+    /// The regular files of `hosts/`: when each host last called (any name: a newer ocmem
+    /// may know more hosts).
+    pub host_markers: Vec<FileInfo>,
+    /// Files of the workspace directory, of `sessions/` and of `hosts/`, by kind.
     pub locks: Vec<FileInfo>,
     pub quarantined: Vec<FileInfo>,
     pub temp_files: Vec<FileInfo>,
     pub other: Vec<FileInfo>,
-    /// Directories other than `sessions/` (in the workspace directory or in `sessions/`),
-    /// which ocmem never made and never removes.
+    /// Directories other than `sessions/` and `hosts/` (in the workspace directory or in
+    /// those), which ocmem never made and never removes.
     pub other_dirs: Vec<PathBuf>,
     /// Lock paths holding something other than a regular file, and what: a hook moves it
     /// aside.
@@ -119,6 +125,7 @@ impl WorkspaceFiles {
         self.memory
             .iter()
             .chain(&self.sessions)
+            .chain(&self.host_markers)
             .chain(&self.locks)
             .chain(&self.quarantined)
             .chain(&self.temp_files)
@@ -129,6 +136,10 @@ impl WorkspaceFiles {
 
     pub fn sessions_dir(&self) -> PathBuf {
         self.dir.join(SESSIONS_DIR)
+    }
+
+    pub fn hosts_dir(&self) -> PathBuf {
+        self.dir.join(HOSTS_DIR)
     }
 }
 
@@ -159,14 +170,18 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
             ..WorkspaceFiles::default()
         };
         let sessions_dir = entry.join(SESSIONS_DIR);
+        let hosts_dir = entry.join(HOSTS_DIR);
         for path in list(&entry)? {
-            if path == sessions_dir && is_real_dir(&path) {
+            if (path == sessions_dir || path == hosts_dir) && is_real_dir(&path) {
                 continue;
             }
             workspace.add(&path, false)?;
         }
         for path in list(&sessions_dir)? {
             workspace.add(&path, true)?;
+        }
+        for path in list(&hosts_dir)? {
+            workspace.add_host_entry(&path)?;
         }
         workspaces.push(workspace);
     }
@@ -199,6 +214,23 @@ impl WorkspaceFiles {
             FileKind::Quarantined => self.quarantined.push(info),
             FileKind::Temp => self.temp_files.push(info),
             FileKind::Store | FileKind::Other => self.other.push(info),
+        }
+        Ok(())
+    }
+}
+
+impl WorkspaceFiles {
+    /// Files an entry of `hosts/`: a regular file is a marker, anything else is not ours.
+    fn add_host_entry(&mut self, path: &Path) -> Result<()> {
+        let Some((info, file_type)) = file_info(path)? else {
+            return Ok(());
+        };
+        if file_type.is_file() {
+            self.host_markers.push(info);
+        } else if file_type.is_dir() {
+            self.other_dirs.push(info.path);
+        } else {
+            self.other.push(info);
         }
         Ok(())
     }
@@ -315,7 +347,40 @@ mod tests {
         assert!(all[1].memory.is_none() && all[1].sessions.is_empty());
 
         let one = scan(tmp.path(), Some("fedcba9876543210")).unwrap();
+        assert!(one[0].host_markers.is_empty() && one[0].other_dirs.is_empty());
         assert_eq!(one.len(), 1);
         assert!(scan(&tmp.path().join("missing"), None).unwrap().is_empty());
+    }
+
+    #[test]
+    fn host_markers_are_listed_apart_and_never_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("workspaces/0123456789abcdef");
+        let hosts = ws.join(HOSTS_DIR);
+        fs::create_dir_all(hosts.join("notes")).unwrap();
+        fs::write(hosts.join("opencode"), "").unwrap();
+        fs::write(hosts.join("some-future-host"), "").unwrap();
+        // Not a workspace's: the warnings log at the data directory's root.
+        fs::write(tmp.path().join("ocmem.log"), "{}\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(tmp.path().join("ocmem.log"), hosts.join("claude-code"))
+            .unwrap();
+        let linked = tmp.path().join("workspaces/fedcba9876543210");
+        fs::create_dir_all(&linked).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&hosts, linked.join(HOSTS_DIR)).unwrap();
+
+        let all = scan(tmp.path(), None).unwrap();
+        let names: Vec<String> = all[0].host_markers.iter().map(FileInfo::name).collect();
+        assert_eq!(names, ["opencode", "some-future-host"]);
+        assert_eq!(all[0].other_dirs, [hosts.join("notes")]);
+        assert!(all[0].memory.is_none() && all[0].sessions.is_empty());
+        #[cfg(unix)]
+        {
+            assert_eq!(all[0].other.len(), 1, "the link is not a marker");
+            // A hosts/ that is a link is listed as the link, never entered.
+            assert!(all[1].host_markers.is_empty());
+            assert_eq!(all[1].other[0].path, linked.join(HOSTS_DIR));
+        }
     }
 }

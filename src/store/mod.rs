@@ -9,9 +9,14 @@
 //! A symbolic link at a store path is read through (it may point at a restored copy); a write
 //! replaces the link itself with a regular file, leaving its target alone. A lock file is
 //! never opened through a link.
+//!
+//! Every warning goes through `Store::warn`: a line on stderr, and the same in the warnings
+//! log (`warnings`), since a hook's stderr is seldom seen. The one warning an audit can give
+//! (a lock busy too long) is printed only: an audit writes nothing.
 
 pub mod archive;
 pub mod host_calls;
+pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
@@ -30,6 +35,7 @@ use serde_json::Value;
 
 pub use workspace::Workspace;
 
+use crate::domain::host_name::HostName;
 use crate::domain::memory::{block_memory, WorkspaceMemory};
 use crate::domain::sweep::surplus_quarantined;
 
@@ -88,16 +94,41 @@ pub enum Updated<R> {
 
 pub use crate::domain::stored::Stored;
 
-/// Disk access for one invocation. `now_ms` names quarantined files.
+/// Disk access for one invocation. `now_ms` names quarantined files and dates warnings.
 #[derive(Debug, Clone)]
 pub struct Store {
     pub data_dir: PathBuf,
     pub now_ms: i64,
+    /// The host whose hook is running, for the warnings log; `None` outside a hook.
+    pub host: Option<HostName>,
 }
 
 impl Store {
     pub fn new(data_dir: PathBuf, now_ms: i64) -> Self {
-        Store { data_dir, now_ms }
+        Store {
+            data_dir,
+            now_ms,
+            host: None,
+        }
+    }
+
+    /// The same store, its warnings logged as `host`'s.
+    pub fn with_host(self, host: HostName) -> Self {
+        Store {
+            host: Some(host),
+            ..self
+        }
+    }
+
+    /// Prints a warning on stderr and appends it to the warnings log (see `warnings`).
+    pub fn warn(&self, text: &str) {
+        print_warning(text);
+        self.log_warning(text);
+    }
+
+    /// Appends a warning to the warnings log only: for a hook that must stay quiet.
+    pub fn log_warning(&self, text: &str) {
+        warnings::record(&self.data_dir, self.now_ms, self.host, text);
     }
 
     pub fn workspace(&self, directory: &str) -> Workspace {
@@ -111,7 +142,7 @@ impl Store {
             Stored::Ok(doc) => Ok(Some(doc)),
             Stored::Missing => Ok(None),
             Stored::Newer(version) => {
-                warn_newer::<T>(path, version);
+                self.warn_newer::<T>(path, version);
                 Ok(None)
             }
             Stored::Corrupt(_) => {
@@ -174,7 +205,7 @@ impl Store {
             Stored::Ok(doc) => doc,
             Stored::Missing => fresh(),
             Stored::Newer(version) => {
-                warn_newer::<T>(path, version);
+                self.warn_newer::<T>(path, version);
                 return Ok(Updated::LeftNewer);
             }
             Stored::Corrupt(reason) => {
@@ -289,12 +320,14 @@ impl Store {
             Ok(Locked::Missing | Locked::NotAFile(_)) => Ok(None),
             // A writer stuck for that long must not stop an audit: replacement is atomic, so
             // the file read without the lock is still a whole version of it.
+            // Printed only: an audit writes nothing, not even to the log, and whoever runs
+            // one reads its stderr.
             Err(e) if e.is::<StoreBusy>() => {
-                eprintln!(
-                    "ocmem: warning: {} is locked by another process (waited {} s); reading it without the lock",
+                print_warning(&format!(
+                    "{} is locked by another process (waited {} s); reading it without the lock",
                     path.display(),
                     LOCK_WAIT.as_secs()
-                );
+                ));
                 Ok(None)
             }
             Err(e) => Err(e),
@@ -304,13 +337,13 @@ impl Store {
     /// Moves a corrupt store aside as `<file>.corrupt-<ms>` and keeps the newest copies.
     fn quarantine<T: Document>(&self, path: &Path, reason: &str) -> Result<()> {
         let target = self.move_aside(path)?;
-        eprintln!(
-            "ocmem: warning: {} {} could not be read ({}); moved it to {} and started afresh",
+        self.warn(&format!(
+            "{} {} could not be read ({}); moved it to {} and started afresh",
             T::KIND,
             path.display(),
             crate::domain::render::one_line(reason),
             target.display()
-        );
+        ));
         prune_quarantined(path)
     }
 
@@ -327,11 +360,11 @@ impl Store {
             Err(_) if fs::symlink_metadata(path).is_err() => return Ok(()),
             Err(e) => return Err(e),
         };
-        eprintln!(
-            "ocmem: warning: {kind} {} is {what}, not a regular file; moved it aside to {}",
+        self.warn(&format!(
+            "{kind} {} is {what}, not a regular file; moved it aside to {}",
             path.display(),
             target.display()
-        );
+        ));
         prune_quarantined(path)
     }
 
@@ -354,15 +387,19 @@ impl Store {
         })?;
         Ok(target)
     }
+
+    fn warn_newer<T: Document>(&self, path: &Path, version: u64) {
+        self.warn(&format!(
+            "{} {} has format version {version}, newer than this ocmem understands ({}); leaving it untouched",
+            T::KIND,
+            path.display(),
+            T::VERSION
+        ));
+    }
 }
 
-fn warn_newer<T: Document>(path: &Path, version: u64) {
-    eprintln!(
-        "ocmem: warning: {} {} has format version {version}, newer than this ocmem understands ({}); leaving it untouched",
-        T::KIND,
-        path.display(),
-        T::VERSION
-    );
+fn print_warning(text: &str) {
+    eprintln!("ocmem: warning: {text}");
 }
 
 /// A store's bytes as a document, or why they are not one (never `Missing`).

@@ -56,6 +56,18 @@ pub fn workspace_root(directory: &str) -> String {
     root.to_string_lossy().into_owned()
 }
 
+/// The project `directory` belongs to, where a host reads its project settings: the top level
+/// of the git worktree it lies in (a linked worktree is a project of its own), else the
+/// directory itself.
+pub fn project_root(directory: &Path) -> PathBuf {
+    let canonical = fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+    canonical
+        .ancestors()
+        .find(|dir| fs::symlink_metadata(dir.join(".git")).is_ok())
+        .unwrap_or(&canonical)
+        .to_path_buf()
+}
+
 /// The top level of the main worktree of the repository `start` lies in, if any.
 fn main_worktree_top(start: &Path) -> Option<PathBuf> {
     for dir in start.ancestors() {

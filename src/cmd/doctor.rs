@@ -1,0 +1,281 @@
+//! `ocmem doctor`: gathers what a user needs to know when memory seems dead (this binary, the
+//! data directory, each host's integration and whether the binary it runs works, the
+//! workspace's last host calls and warnings) and hands it to `domain::doctor`, which finds the
+//! problems and formats the report. Changes nothing.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+
+use super::init::{find_plugins, read_settings, Places};
+use super::{print, Run};
+use crate::cli::Doctor;
+use crate::context::{Context, InstallEnv};
+use crate::domain::doctor::{
+    self, BinaryCheck, DataDir, HostReport, InstallReport, Report, ThisBinary, Warning,
+    WorkspaceInfo,
+};
+use crate::domain::host_name::HostName;
+use crate::domain::install_level::Level;
+use crate::domain::time::format_rfc3339_ms;
+use crate::host::claude_code::settings as claude;
+use crate::store::host_files;
+
+/// The latest warnings the report shows.
+const WARNINGS_SHOWN: usize = 5;
+
+/// How long a host's binary may take to print its version.
+const VERSION_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl Run for Doctor {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        let env = InstallEnv::from_env();
+        let report = gather(ctx, &env);
+        let text = if self.json {
+            format!("{}\n", serde_json::to_string_pretty(&report)?)
+        } else {
+            doctor::render_text(&report)
+        };
+        print(&text)?;
+        if !report.problems.is_empty() {
+            for problem in &report.problems {
+                eprintln!("ocmem: doctor: {}", problem.line());
+            }
+            let n = report.problems.len();
+            bail!("doctor found {n} problem{}", if n == 1 { "" } else { "s" });
+        }
+        Ok(())
+    }
+}
+
+fn gather(ctx: &Context, env: &InstallEnv) -> Report {
+    let data_dir = std::path::absolute(&ctx.data_dir).unwrap_or_else(|_| ctx.data_dir.clone());
+    let places = Places::new(env).ok();
+    let store = ctx.store();
+    let workspace = places
+        .as_ref()
+        .map(|p| store.workspace(&p.project_root.to_string_lossy()));
+    let calls = workspace
+        .as_ref()
+        .map(|w| store.host_calls(w))
+        .unwrap_or_default();
+    let hosts = HostName::ALL
+        .into_iter()
+        .map(|host| HostReport {
+            host,
+            installs: places
+                .as_ref()
+                .map(|p| installs(host, p, env))
+                .unwrap_or_default(),
+            last_call: calls
+                .iter()
+                .filter(|(h, _)| *h == host)
+                .map(|(_, ms)| *ms)
+                .max()
+                .map(format_rfc3339_ms),
+        })
+        .collect();
+    let warnings = crate::store::warnings::recent(&data_dir, WARNINGS_SHOWN)
+        .into_iter()
+        .map(|w| Warning {
+            at: w.at,
+            host: w.host,
+            text: w.text,
+        })
+        .collect();
+    let mut report = Report {
+        schema: doctor::SCHEMA,
+        ocmem: ThisBinary {
+            version: env!("CARGO_PKG_VERSION").into(),
+            path: env.current_exe.as_ref().map(|p| display(p)),
+        },
+        data_dir: DataDir {
+            path: display(&data_dir),
+            exists: data_dir.is_dir(),
+            writable: host_files::dir_writable(&data_dir),
+        },
+        workspace: workspace.map(|w| WorkspaceInfo {
+            root: w.root,
+            key: w.key,
+        }),
+        hosts,
+        warnings,
+        problems: Vec::new(),
+    };
+    report.problems = doctor::problems(&report);
+    report
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Every place `host`'s integration is installed, at both levels.
+fn installs(host: HostName, places: &Places, env: &InstallEnv) -> Vec<InstallReport> {
+    let mut found = Vec::new();
+    for level in Level::ALL {
+        match host {
+            HostName::OpenCode => opencode_installs(places, level, env, &mut found),
+            HostName::ClaudeCode => claude_code_installs(places, level, env, &mut found),
+        }
+    }
+    found
+}
+
+fn opencode_installs(
+    places: &Places,
+    level: Level,
+    env: &InstallEnv,
+    out: &mut Vec<InstallReport>,
+) {
+    let Ok(dir) = places.opencode_dir(level) else {
+        return;
+    };
+    match find_plugins(&dir) {
+        Ok(plugins) => out.extend(plugins.into_iter().map(|plugin| InstallReport {
+            level,
+            path: display(&plugin.path),
+            error: None,
+            binaries: vec![check_binary(
+                plugin.binary.as_deref().unwrap_or("ocmem"),
+                env,
+            )],
+            missing_events: Vec::new(),
+        })),
+        Err(e) => out.push(InstallReport {
+            level,
+            path: display(&dir),
+            error: Some(format!("{e:#}")),
+            binaries: Vec::new(),
+            missing_events: Vec::new(),
+        }),
+    }
+}
+
+fn claude_code_installs(
+    places: &Places,
+    level: Level,
+    env: &InstallEnv,
+    out: &mut Vec<InstallReport>,
+) {
+    let Ok(path) = places.claude_settings(level) else {
+        return;
+    };
+    // The project's shared settings file too: a team may have committed ocmem's hooks.
+    let mut paths = vec![path.clone()];
+    if level == Level::Project {
+        paths.push(path.with_file_name("settings.json"));
+    }
+    for path in paths {
+        let settings = match read_settings(&path) {
+            Ok(settings) => settings,
+            Err(e) => {
+                out.push(InstallReport {
+                    level,
+                    path: display(&path),
+                    error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
+                    binaries: Vec::new(),
+                    missing_events: Vec::new(),
+                });
+                continue;
+            }
+        };
+        let hooks = claude::ocmem_hooks(&settings.value);
+        if hooks.is_empty() {
+            continue;
+        }
+        let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
+        programs.dedup();
+        programs.sort_unstable();
+        programs.dedup();
+        out.push(InstallReport {
+            level,
+            path: display(&path),
+            error: None,
+            binaries: programs.iter().map(|p| check_binary(p, env)).collect(),
+            missing_events: claude::missing_events(&hooks)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        });
+    }
+}
+
+/// Runs `program --version`, found on PATH when it names no directory, and says whether it
+/// is an ocmem that works.
+fn check_binary(program: &str, env: &InstallEnv) -> BinaryCheck {
+    let path = if program.contains('/') {
+        Some(PathBuf::from(program))
+    } else {
+        find_on_path(program, env.path.as_deref())
+    };
+    let mut check = BinaryCheck {
+        program: program.to_string(),
+        path: path.as_ref().map(|p| display(p)),
+        runs: false,
+        version: None,
+        error: None,
+    };
+    let Some(path) = path else {
+        check.error = Some("is not on PATH".into());
+        return check;
+    };
+    if !path.is_file() {
+        check.error = Some("does not exist".into());
+        return check;
+    }
+    match run_version(&path) {
+        Ok(version) if version.starts_with("ocmem ") => {
+            check.runs = true;
+            check.version = Some(version);
+        }
+        Ok(version) => check.error = Some(format!("printed {version:?} for --version")),
+        Err(error) => check.error = Some(error),
+    }
+    check
+}
+
+fn find_on_path(program: &str, path: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path?)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The first line `path --version` prints, or why it did not.
+fn run_version(path: &Path) -> Result<String, String> {
+    let mut child = Command::new(path)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot be run ({e})"))?;
+    let deadline = Instant::now() + VERSION_TIMEOUT;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "did not answer --version within {} s",
+                    VERSION_TIMEOUT.as_secs()
+                ));
+            }
+            Err(e) => return Err(format!("cannot be waited for ({e})")),
+        }
+    };
+    let mut stdout = String::new();
+    if let Some(mut pipe) = child.stdout.take() {
+        use std::io::Read;
+        let _ = pipe.read_to_string(&mut stdout);
+    }
+    if !status.success() {
+        return Err(format!("fails ({status})"));
+    }
+    Ok(stdout.lines().next().unwrap_or("").trim().to_string())
+}

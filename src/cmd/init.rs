@@ -1,0 +1,402 @@
+//! `ocmem init <host>`: installs ocmem's integration into a host, for the project of the
+//! current directory or for the user, pointing at this very binary; `--uninstall` takes it
+//! out again, restoring the file as it was when nothing else changed since; `--print` shows
+//! what would be written and changes nothing.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::Value;
+
+use super::{print, Run};
+use crate::cli::Init;
+use crate::context::{Context, InstallEnv};
+use crate::domain::host_name::HostName;
+use crate::domain::install_level::Level;
+use crate::host::claude_code::settings as claude;
+use crate::host::opencode::plugin;
+use crate::store::host_files::{self, Original};
+use crate::store::workspace::project_root;
+
+impl Run for Init {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        let env = InstallEnv::from_env();
+        let level = if self.user {
+            Level::User
+        } else {
+            Level::Project
+        };
+        let places = Places::new(&env)?;
+        let binary = env
+            .current_exe
+            .clone()
+            .context("cannot find the path of the running ocmem binary")?;
+        let install = Install {
+            data_dir: &ctx.data_dir,
+            binary: &binary,
+            level,
+            dry_run: self.print,
+        };
+        let text = match (self.host, self.uninstall) {
+            (HostName::OpenCode, false) => install.opencode(&places)?,
+            (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
+            (HostName::ClaudeCode, false) => install.claude_code(&places)?,
+            (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+        };
+        print(&text)
+    }
+}
+
+/// Where the hosts keep their integrations, for this environment.
+pub struct Places {
+    pub project_root: PathBuf,
+    home: Option<PathBuf>,
+    xdg_config_home: Option<PathBuf>,
+    claude_config_dir: Option<PathBuf>,
+}
+
+impl Places {
+    pub fn new(env: &InstallEnv) -> Result<Places> {
+        let dir = env
+            .current_dir
+            .as_deref()
+            .context("cannot read the current directory")?;
+        Ok(Places {
+            project_root: project_root(dir),
+            home: env.home.clone(),
+            xdg_config_home: env.xdg_config_home.clone(),
+            claude_config_dir: env.claude_config_dir.clone(),
+        })
+    }
+
+    /// OpenCode's config directory at `level`.
+    pub fn opencode_dir(&self, level: Level) -> Result<PathBuf> {
+        plugin::config_dir(
+            level,
+            &self.project_root,
+            self.home.as_deref(),
+            self.xdg_config_home.as_deref(),
+        )
+        .context("cannot find the home directory; set HOME or XDG_CONFIG_HOME")
+    }
+
+    /// The Claude Code settings file ocmem's hooks go into at `level`.
+    pub fn claude_settings(&self, level: Level) -> Result<PathBuf> {
+        claude::settings_path(
+            level,
+            &self.project_root,
+            self.home.as_deref(),
+            self.claude_config_dir.as_deref(),
+        )
+        .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
+    }
+}
+
+/// An ocmem plugin file found in an OpenCode config directory.
+pub struct FoundPlugin {
+    pub path: PathBuf,
+    pub text: String,
+    /// The binary it runs; `None`: `ocmem` on PATH.
+    pub binary: Option<String>,
+}
+
+/// The ocmem plugins in OpenCode's config directory `dir`. A file of that name that is not
+/// ocmem's plugin is an error: it is not ours to replace or remove.
+pub fn find_plugins(dir: &Path) -> Result<Vec<FoundPlugin>> {
+    let mut found = Vec::new();
+    for path in plugin::candidate_files(dir) {
+        let Some(bytes) = host_files::read(&path)? else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        match plugin::installed_binary(&text) {
+            Some(binary) => found.push(FoundPlugin { path, text, binary }),
+            None => bail!(
+                "{} is not ocmem's plugin; leaving it alone (move it away to install ocmem's)",
+                path.display()
+            ),
+        }
+    }
+    Ok(found)
+}
+
+/// A Claude Code settings file as read: its text and JSON, or nothing when missing.
+pub struct Settings {
+    pub text: Option<String>,
+    pub value: Value,
+}
+
+/// Reads a Claude Code settings file; refuses one that is not valid JSON.
+pub fn read_settings(path: &Path) -> Result<Settings> {
+    let Some(bytes) = host_files::read(path)? else {
+        return Ok(Settings {
+            text: None,
+            value: Value::Object(Default::default()),
+        });
+    };
+    let value = serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "{} is not valid JSON; fix it, then run this again",
+            path.display()
+        )
+    })?;
+    // Valid JSON is UTF-8.
+    let text = String::from_utf8(bytes).expect("JSON that parsed is UTF-8");
+    Ok(Settings {
+        text: Some(text),
+        value,
+    })
+}
+
+fn program_name(binary: Option<&str>) -> &str {
+    binary.unwrap_or("`ocmem` on PATH")
+}
+
+struct Install<'a> {
+    data_dir: &'a Path,
+    binary: &'a Path,
+    level: Level,
+    dry_run: bool,
+}
+
+impl Install<'_> {
+    fn binary_text(&self) -> String {
+        self.binary.to_string_lossy().into_owned()
+    }
+
+    /// Writes a host file, or says what it would write.
+    fn write(&self, path: &Path, text: &str, out: &mut String) -> Result<()> {
+        if self.dry_run {
+            out.push_str(&format!("would write {}:\n{text}", path.display()));
+            if !text.ends_with('\n') {
+                out.push('\n');
+            }
+            return Ok(());
+        }
+        host_files::write(path, text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Keeps what `path` is now (`text`, `None` for no file) for `--uninstall`, unless dry.
+    fn keep_original(&self, path: &Path, text: Option<&str>) -> Result<()> {
+        if self.dry_run {
+            return Ok(());
+        }
+        let dir = path.parent().context("a host file has a directory")?;
+        host_files::save_original(
+            self.data_dir,
+            &Original {
+                path: path.to_path_buf(),
+                text: text.map(str::to_owned),
+                created_dirs: host_files::missing_dirs(dir),
+            },
+        )
+    }
+
+    fn opencode(&self, places: &Places) -> Result<String> {
+        let other = places.opencode_dir(self.level.other())?;
+        if let Some(found) = find_plugins(&other)?.first() {
+            bail!(
+                "OpenCode's ocmem plugin is already installed for the {} at {}, and both would add the memory block twice; remove it first with `ocmem init opencode {} --uninstall`",
+                self.level.other().as_str(),
+                found.path.display(),
+                self.level.other().flag()
+            );
+        }
+        let dir = places.opencode_dir(self.level)?;
+        let found = find_plugins(&dir)?;
+        let wanted = plugin::with_binary(self.binary);
+        let mut out = String::new();
+        let Some((first, extra)) = found.split_first() else {
+            let path = &plugin::candidate_files(&dir)[0];
+            self.keep_original(path, None)?;
+            self.write(path, &wanted, &mut out)?;
+            if !self.dry_run {
+                out.push_str(&format!(
+                    "installed OpenCode's ocmem plugin for the {} at {}, running {}\n",
+                    self.level.as_str(),
+                    path.display(),
+                    self.binary.display()
+                ));
+            }
+            return Ok(out);
+        };
+        for copy in extra {
+            // Two copies would run every hook twice.
+            if self.dry_run {
+                out.push_str(&format!("would remove {}\n", copy.path.display()));
+            } else {
+                host_files::remove(&copy.path)?;
+                out.push_str(&format!(
+                    "removed the second copy {}\n",
+                    copy.path.display()
+                ));
+            }
+        }
+        if first.text == wanted {
+            out.push_str(&format!(
+                "OpenCode's ocmem plugin is already installed for the {} at {}, running {}\n",
+                self.level.as_str(),
+                first.path.display(),
+                self.binary.display()
+            ));
+            return Ok(out);
+        }
+        self.write(&first.path, &wanted, &mut out)?;
+        if !self.dry_run {
+            let was = if first.binary.as_deref() == Some(&self.binary_text()) {
+                "this version's plugin".to_string()
+            } else {
+                format!(
+                    "it ran {}, now {}",
+                    program_name(first.binary.as_deref()),
+                    self.binary.display()
+                )
+            };
+            out.push_str(&format!(
+                "updated OpenCode's ocmem plugin at {} ({was})\n",
+                first.path.display()
+            ));
+        }
+        Ok(out)
+    }
+
+    fn opencode_uninstall(&self, places: &Places) -> Result<String> {
+        let dir = places.opencode_dir(self.level)?;
+        let found = find_plugins(&dir)?;
+        if found.is_empty() {
+            return Ok(format!(
+                "OpenCode's ocmem plugin is not installed for the {} (looked in {})\n",
+                self.level.as_str(),
+                dir.display()
+            ));
+        }
+        let mut out = String::new();
+        for copy in &found {
+            if self.dry_run {
+                out.push_str(&format!("would remove {}\n", copy.path.display()));
+                continue;
+            }
+            host_files::remove(&copy.path)?;
+            if let Some(original) = host_files::read_original(self.data_dir, &copy.path)? {
+                host_files::remove_empty_dirs(&original.created_dirs)?;
+                host_files::forget_original(self.data_dir, &copy.path)?;
+            }
+            out.push_str(&format!("removed {}\n", copy.path.display()));
+        }
+        Ok(out)
+    }
+
+    fn claude_code(&self, places: &Places) -> Result<String> {
+        let path = places.claude_settings(self.level)?;
+        let settings = read_settings(&path)?;
+        let command = claude::hook_command(self.binary);
+        let installed = claude::install(&settings.value, &command)
+            .with_context(|| format!("cannot add ocmem's hooks to {}", path.display()))?;
+        let before = claude::ocmem_hooks(&settings.value);
+        let mut out = String::new();
+        if installed == settings.value {
+            out.push_str(&format!(
+                "Claude Code's ocmem hooks are already installed in {}, running {}\n",
+                path.display(),
+                self.binary.display()
+            ));
+            return Ok(out);
+        }
+        if before.is_empty() {
+            self.keep_original(&path, settings.text.as_deref())?;
+        }
+        let text = claude::render(&installed, settings.text.as_deref());
+        self.write(&path, &text, &mut out)?;
+        if self.dry_run {
+            return Ok(out);
+        }
+        let other_binaries: Vec<&str> = before
+            .iter()
+            .map(|hook| hook.program.as_str())
+            .filter(|program| *program != self.binary_text())
+            .collect();
+        let what = if before.is_empty() {
+            format!(
+                "installed Claude Code's ocmem hooks for the {} in {}",
+                self.level.as_str(),
+                path.display()
+            )
+        } else if let Some(old) = other_binaries.first() {
+            format!(
+                "updated Claude Code's ocmem hooks in {} (they ran {old})",
+                path.display()
+            )
+        } else {
+            format!(
+                "completed Claude Code's ocmem hooks in {} ({} of {} events were missing)",
+                path.display(),
+                claude::missing_events(&before).len(),
+                claude::EVENTS.len()
+            )
+        };
+        out.push_str(&format!("{what}, running {}\n", self.binary.display()));
+        Ok(out)
+    }
+
+    fn claude_code_uninstall(&self, places: &Places) -> Result<String> {
+        let path = places.claude_settings(self.level)?;
+        let settings = read_settings(&path)?;
+        if claude::ocmem_hooks(&settings.value).is_empty() {
+            return Ok(format!(
+                "Claude Code's ocmem hooks are not installed in {}\n",
+                path.display()
+            ));
+        }
+        let stripped = claude::uninstall(&settings.value);
+        let original = host_files::read_original(self.data_dir, &path)?;
+        // The file as it was, when nothing but ocmem's hooks changed since.
+        let restore = original.filter(|original| match &original.text {
+            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == stripped),
+            None => stripped == Value::Object(Default::default()),
+        });
+        let mut out = String::new();
+        match &restore {
+            Some(Original { text: None, .. }) if self.dry_run => {
+                out.push_str(&format!("would remove {}\n", path.display()));
+            }
+            Some(Original {
+                text: None,
+                created_dirs,
+                ..
+            }) => {
+                host_files::remove(&path)?;
+                host_files::remove_empty_dirs(created_dirs)?;
+                out.push_str(&format!(
+                    "removed {}, which ocmem had created\n",
+                    path.display()
+                ));
+            }
+            Some(Original {
+                text: Some(text), ..
+            }) => {
+                self.write(&path, text, &mut out)?;
+                if !self.dry_run {
+                    out.push_str(&format!(
+                        "removed Claude Code's ocmem hooks: {} is as it was before\n",
+                        path.display()
+                    ));
+                }
+            }
+            None => {
+                let text = claude::render(&stripped, settings.text.as_deref());
+                self.write(&path, &text, &mut out)?;
+                if !self.dry_run {
+                    out.push_str(&format!(
+                        "removed Claude Code's ocmem hooks from {}, keeping everything else\n",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        if !self.dry_run {
+            host_files::forget_original(self.data_dir, &path)?;
+        }
+        Ok(out)
+    }
+}
