@@ -551,7 +551,7 @@ fn first_request_with<'a>(
 
 /// One `opencode run SECOND_PROMPT` in the demo repository, through the OpenCode harness
 /// (`tests/e2e/install-opencode.sh`, the scripted OpenAI-compatible model, the seeded plugin API
-/// and the registry tripwire) and the plugin `integrations/opencode/ocmem.js`, with the same
+/// and the registry tripwire) and the plugin `ocmem init opencode` installs, with the same
 /// ocmem data directory. Returns the system prompt of its model request.
 fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
@@ -594,9 +594,15 @@ fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
         "opencode.json",
         &serde_json::to_string_pretty(&config).unwrap(),
     );
-    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("integrations/opencode/ocmem.js");
-    fs::create_dir_all(layout.demo.join(".opencode/plugin")).unwrap();
-    fs::copy(&plugin, layout.demo.join(".opencode/plugin/ocmem.js")).unwrap();
+    // The plugin, as a user installs it for one project: it runs this binary by its path.
+    run(
+        &mut ocmem(layout, &["init", "opencode", "--project"]),
+        "ocmem-init-opencode",
+        &layout.logs,
+        SHORT_TIMEOUT,
+        deadline,
+    )
+    .assert_success("ocmem init opencode --project");
     let seeded: Vec<plugin_deps::Seeded> = [
         layout.xdg_config.join("opencode"),
         layout.demo.join(".opencode"),
@@ -619,7 +625,6 @@ fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
         .env("XDG_CACHE_HOME", &layout.xdg_cache)
         .env("XDG_STATE_HOME", &layout.xdg_state)
         .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"))
         .env("OCMEM_DATA_DIR", &layout.data)
         .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
         .env("OPENCODE_DISABLE_SHARE", "1")
