@@ -423,3 +423,118 @@ fn baseline_and_gc_cover_both_hosts_sessions() {
     let memory = workspace_memory(&env);
     assert!(memory["entries"].as_array().unwrap().len() >= 2);
 }
+
+/// Every tool's payload, recorded from the real binary (see the fixture's README).
+#[test]
+fn every_recorded_tool_decodes_to_the_files_and_commands_it_touched() {
+    let events = payloads("tools.jsonl");
+    let mut seen = Vec::new();
+    for payload in &events {
+        let name = payload["hook_event_name"].as_str().unwrap();
+        let event = decode(payload).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let HookEvent::ToolUse(call) = event else {
+            if let HookEvent::PostCompact(compaction) = event {
+                // The summary section only, without the analysis before it.
+                assert!(!compaction.summary.contains("<analysis>"));
+                assert!(!compaction.summary.contains("</summary>"));
+            }
+            continue;
+        };
+        let input = &payload["tool_input"];
+        let touched = |action| -> Vec<FileChange> {
+            let path = input["file_path"]
+                .as_str()
+                .or(input["notebook_path"].as_str())
+                .unwrap();
+            vec![FileChange::Touched { path, action }]
+        };
+        match (call.tool, name) {
+            ("Bash", "PostToolUse") => {
+                let shell = call.shell.as_ref().unwrap();
+                assert_eq!(
+                    (shell.exit, shell.output.as_ref()),
+                    (Some(0), "hello from bash")
+                );
+            }
+            ("Bash", _) => {
+                let shell = call.shell.as_ref().unwrap();
+                assert_eq!(
+                    (shell.exit, shell.output.as_ref()),
+                    (Some(2), "partial output\nfatal: broken")
+                );
+            }
+            ("Read", _) => assert_eq!(call.files, touched(FileAction::Read)),
+            ("Edit" | "NotebookEdit", _) => assert_eq!(call.files, touched(FileAction::Edit)),
+            ("Write", _) => assert_eq!(call.files, touched(FileAction::Write)),
+            ("Grep", _) => {
+                let files: Vec<&str> = call
+                    .files
+                    .iter()
+                    .map(|f| match f {
+                        FileChange::Touched { path, action } => {
+                            assert_eq!(*action, FileAction::Grep);
+                            *path
+                        }
+                        other => panic!("{other:?}"),
+                    })
+                    .collect();
+                assert_eq!(
+                    files,
+                    ["src/extra.ts", "src/greet.ts", "src/main.ts"],
+                    "{payload}"
+                );
+            }
+            ("Glob", _) => assert!(!call.is_tracked()),
+            (other, _) => panic!("unexpected tool {other}"),
+        }
+        seen.push(call.tool);
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(
+        seen,
+        [
+            "Bash",
+            "Edit",
+            "Glob",
+            "Grep",
+            "NotebookEdit",
+            "Read",
+            "Write"
+        ]
+    );
+}
+
+#[test]
+fn the_recorded_tools_leave_the_files_they_worked_on_active() {
+    let env = Env::new();
+    for payload in payloads("tools.jsonl") {
+        hook(&env, &payload);
+    }
+    let session_id = payloads("tools.jsonl")[0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let session = env.session_json(DEMO_DIR, &session_id);
+    let mut files: Vec<(String, String)> = session["activeFiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let path = f["path"].as_str().unwrap().trim_start_matches(DEMO_DIR);
+            (path.to_string(), f["action"].as_str().unwrap().to_string())
+        })
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            ("/notes.ipynb".into(), "edit".into()),
+            ("/src/extra.ts".into(), "write".into()),
+            ("/src/greet.ts".into(), "edit".into()),
+            ("/src/main.ts".into(), "grep".into()),
+        ]
+    );
+    // `exit 2` of an echo pipeline is no check of the code: nothing is open.
+    assert!(session["openErrors"].as_array().unwrap().is_empty());
+}
