@@ -159,14 +159,15 @@ fn still_at(held: &fs::Metadata, lock_path: &Path) -> Result<bool> {
     }
 }
 
+/// Whether two metadata are of the same file (on Unix: device and inode).
 #[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+pub(super) fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
 #[cfg(not(unix))]
-fn same_file(_: &fs::Metadata, b: &fs::Metadata) -> bool {
+pub(super) fn same_file(_: &fs::Metadata, b: &fs::Metadata) -> bool {
     b.is_file()
 }
 

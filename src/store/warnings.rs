@@ -160,21 +160,10 @@ fn rotate(path: &Path, written: &File) -> std::io::Result<()> {
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
     };
-    if !same_file(&written.metadata()?, &at_path) {
+    if !super::lock::same_file(&written.metadata()?, &at_path) {
         return Ok(());
     }
     fs::rename(path, path.with_file_name(ROTATED_LOG_FILE))
-}
-
-#[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    a.dev() == b.dev() && a.ino() == b.ino()
-}
-
-#[cfg(not(unix))]
-fn same_file(_: &fs::Metadata, b: &fs::Metadata) -> bool {
-    b.is_file()
 }
 
 /// The bytes of a log file; `None` when it is missing, a link, or not a regular file.
