@@ -38,9 +38,12 @@ mod claude_code;
 mod model;
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
+#[path = "e2e/process.rs"]
+mod process;
 
 use anthropic_model::{Exchange, Reply};
-use claude_code::{claude, run, Finished, Layout};
+use claude_code::{claude, Layout};
+use process::{run, Finished};
 
 /// The user's first message: a task, and a rule to remember.
 const FIRST_PROMPT: &str =
@@ -885,7 +888,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     assert!(
         log.contains(&*missing.to_string_lossy()),
         "Claude Code did not try the missing binary; its debug log:\n{}",
-        claude_code::tail(&log, 4000)
+        process::tail(&log, 4000)
     );
 
     // Claude Code asked the scripted API for nothing it does not serve (with nonessential

@@ -25,9 +25,12 @@ mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)]
 mod claude_code;
+#[path = "e2e/process.rs"]
+mod process;
 
 use anthropic_model::{Exchange, Reply};
-use claude_code::{claude, run, Layout};
+use claude_code::{claude, Layout};
+use process::run;
 
 const FIXTURE: &str = "tests/fixtures/claude-code-2.1.330/tools.jsonl";
 const REGENERATE: &str = "OCMEM_REGENERATE=1 cargo test --test claude_code_payloads";

@@ -18,7 +18,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -71,9 +71,12 @@ mod model;
 /// The plugin API OpenCode would install, seeded, and the registry tripwire.
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
+#[path = "e2e/process.rs"]
+mod process;
 
 use model::{Exchange, Kind};
 use plugin_deps::{Seeded, Tripwire};
+use process::run;
 
 // ---------------------------------------------------------------------------------------------
 // The temporary directory, kept on failure
@@ -191,90 +194,6 @@ impl Drop for KeepOnFailure {
                 e.reply
             );
         }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes, each with a timeout
-// ---------------------------------------------------------------------------------------------
-
-struct Finished {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
-impl Finished {
-    fn assert_success(&self, what: &str) {
-        assert!(
-            self.status.success(),
-            "{what} failed ({}).\nstdout:\n{}\nstderr:\n{}",
-            self.status,
-            tail(&self.stdout, 4000),
-            tail(&self.stderr, 4000)
-        );
-    }
-}
-
-fn tail(text: &str, max: usize) -> &str {
-    let mut start = text.len().saturating_sub(max);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    &text[start..]
-}
-
-/// Runs `cmd` in a process group of its own, with stdin closed and stdout and stderr in
-/// `<logs>/<name>.stdout|stderr`; after `timeout` (or at the test's deadline, whichever comes
-/// first) the whole group is killed and the test fails.
-fn run(
-    cmd: &mut Command,
-    name: &str,
-    logs: &Path,
-    timeout: Duration,
-    deadline: Instant,
-) -> Finished {
-    use std::os::unix::process::CommandExt;
-
-    let stdout_path = logs.join(format!("{name}.stdout"));
-    let stderr_path = logs.join(format!("{name}.stderr"));
-    cmd.stdin(Stdio::null())
-        .stdout(fs::File::create(&stdout_path).unwrap())
-        .stderr(fs::File::create(&stderr_path).unwrap())
-        .process_group(0);
-    let started = Instant::now();
-    let limit = (started + timeout).min(deadline);
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {name} ({:?}): {e}", cmd.get_program()));
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() >= limit {
-            // The child leads its own group: kill it and whatever it started (bash, npm, node).
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "{name} did not finish within {:.0?}; killed. Its output: {} and {}",
-                limit - started,
-                stdout_path.display(),
-                stderr_path.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    eprintln!(
-        "ocmem e2e: {name} finished in {:.1?} ({status})",
-        started.elapsed()
-    );
-    Finished {
-        status,
-        stdout: fs::read_to_string(&stdout_path).unwrap_or_default(),
-        stderr: fs::read_to_string(&stderr_path).unwrap_or_default(),
     }
 }
 

@@ -1,9 +1,9 @@
 //! Running the real Claude Code, isolated: its install, a temporary directory that is kept on
-//! failure, processes with timeouts, and the `claude -p` command line.
+//! failure, and the `claude -p` command line.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use tempfile::TempDir;
 
 use super::anthropic_model::Exchange;
+use super::process::run;
 
 /// The pinned Claude Code release, as `claude --version` prints it.
 pub const CLAUDE_CODE_VERSION: &str = "2.1.330";
@@ -151,90 +152,6 @@ impl Drop for KeepOnFailure {
         for (i, e) in requests.iter().enumerate() {
             eprintln!("   {i:>3} {} {} -> {}", e.method, e.path, e.reply);
         }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes, each with a timeout
-// ---------------------------------------------------------------------------------------------
-
-pub struct Finished {
-    pub status: ExitStatus,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Finished {
-    pub fn assert_success(&self, what: &str) {
-        assert!(
-            self.status.success(),
-            "{what} failed ({}).\nstdout:\n{}\nstderr:\n{}",
-            self.status,
-            tail(&self.stdout, 4000),
-            tail(&self.stderr, 4000)
-        );
-    }
-}
-
-pub fn tail(text: &str, max: usize) -> &str {
-    let mut start = text.len().saturating_sub(max);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    &text[start..]
-}
-
-/// Runs `cmd` in a process group of its own, with stdin closed and stdout and stderr in
-/// `<logs>/<name>.stdout|stderr`; after `timeout` (or at the test's deadline, whichever comes
-/// first) the whole group is killed and the test fails.
-pub fn run(
-    cmd: &mut Command,
-    name: &str,
-    logs: &Path,
-    timeout: Duration,
-    deadline: Instant,
-) -> Finished {
-    use std::os::unix::process::CommandExt;
-
-    let stdout_path = logs.join(format!("{name}.stdout"));
-    let stderr_path = logs.join(format!("{name}.stderr"));
-    cmd.stdin(Stdio::null())
-        .stdout(fs::File::create(&stdout_path).unwrap())
-        .stderr(fs::File::create(&stderr_path).unwrap())
-        .process_group(0);
-    let started = Instant::now();
-    let limit = (started + timeout).min(deadline);
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {name} ({:?}): {e}", cmd.get_program()));
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() >= limit {
-            // The child leads its own group: kill it and whatever it started (bash, node).
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "{name} did not finish within {:.0?}; killed. Its output: {} and {}",
-                limit - started,
-                stdout_path.display(),
-                stderr_path.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    eprintln!(
-        "ocmem e2e: {name} finished in {:.1?} ({status})",
-        started.elapsed()
-    );
-    Finished {
-        status,
-        stdout: fs::read_to_string(&stdout_path).unwrap_or_default(),
-        stderr: fs::read_to_string(&stderr_path).unwrap_or_default(),
     }
 }
 
