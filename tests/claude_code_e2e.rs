@@ -31,6 +31,8 @@ mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)] // shared with the payload recording, which uses other parts
 mod claude_code;
+#[path = "e2e/http.rs"]
+mod http;
 /// OpenCode's scripted model, the plugin API it would install, and the registry tripwire: the
 /// harness of `tests/opencode_e2e.rs`.
 #[path = "e2e/model.rs"]

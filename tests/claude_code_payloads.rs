@@ -25,6 +25,8 @@ mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)]
 mod claude_code;
+#[path = "e2e/http.rs"]
+mod http;
 #[path = "e2e/process.rs"]
 mod process;
 

@@ -65,6 +65,8 @@ const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
+#[path = "e2e/http.rs"]
+mod http;
 /// The scripted model server.
 #[path = "e2e/model.rs"]
 mod model;
