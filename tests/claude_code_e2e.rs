@@ -11,7 +11,7 @@
 //! API, and tools allowed by a `--settings` file. It checks what Claude Code sent the model (the
 //! context ocmem's hooks added, the compaction prompt), what ocmem stored on disk, that Claude
 //! Code reported no hook failure, and that a session still completes when the binary named in
-//! the settings is gone. OpenCode runs through the harness of `tests/opencode_e2e.rs`.
+//! the settings is gone. OpenCode runs through the harness it shares with `tests/opencode_e2e.rs`.
 //!
 //! On failure the temporary directory is kept, and the paths of Claude Code's directory (its
 //! debug logs and transcripts), of the output of every process, of ocmem's data directory and of
@@ -31,6 +31,8 @@ mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)] // shared with the payload recording, which uses other parts
 mod claude_code;
+#[path = "e2e/demo.rs"]
+mod demo;
 #[path = "e2e/http.rs"]
 mod http;
 /// OpenCode's scripted model, the plugin API it would install, and the registry tripwire: the
@@ -38,14 +40,20 @@ mod http;
 #[path = "e2e/model.rs"]
 #[allow(dead_code)]
 mod model;
+#[path = "e2e/opencode.rs"]
+mod opencode;
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
 #[path = "e2e/process.rs"]
 mod process;
+#[path = "e2e/workdir.rs"]
+mod workdir;
 
 use anthropic_model::{Exchange, Reply};
-use claude_code::{claude, Layout};
+use claude_code::claude;
+use demo::{write, TEST_FAILURE};
 use process::{run, Finished};
+use workdir::{KeepOnFailure, Layout};
 
 /// The user's first message: a task, and a rule to remember.
 const FIRST_PROMPT: &str =
@@ -60,11 +68,6 @@ const MISSING_ANSWER: &str = "Still here, hooks or not.";
 /// What the first message asks to remember.
 const REMEMBERED: &str = "always run npm run typecheck before committing";
 
-/// The compiler error `npm run typecheck` prints until the file `fixed` exists.
-const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not \
-                        assignable to parameter of type 'number'.";
-/// The failing test's line, which stays open.
-const TEST_FAILURE: &str = "not ok 1 - adds numbers";
 /// The demo repository's commit subjects: `git log` prints them, and they say "errors".
 const COMMIT_SUBJECTS: [&str; 2] = [
     "fix: silence memory load errors in the loader",
@@ -229,73 +232,13 @@ fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors".
 fn make_demo_repo(layout: &Layout, deadline: Instant) {
-    let demo = &layout.demo;
-    claude_code::write(
-        demo,
-        "package.json",
-        r#"{
-  "name": "demo",
-  "version": "1.0.0",
-  "private": true,
-  "scripts": {
-    "typecheck": "node check.js",
-    "test": "node test.js"
-  }
-}
-"#,
-    );
-    claude_code::write(
-        demo,
-        "check.js",
-        &format!(
-            "// Stands in for `tsc --noEmit`: fails with one error until a file named `fixed` exists.\n\
-             const fs = require(\"fs\");\n\
-             if (fs.existsSync(\"fixed\")) {{\n  console.log(\"no errors\");\n  process.exit(0);\n}}\n\
-             console.log({});\nprocess.exit(2);\n",
-            serde_json::to_string(TS_ERROR).unwrap()
-        ),
-    );
-    claude_code::write(
-        demo,
-        "test.js",
-        &format!(
-            "// A failing test, reported the way `node --test` does.\n\
-             console.log(\"TAP version 13\");\n\
-             console.log(\"{TEST_FAILURE}\");\n\
-             console.log(\"  AssertionError [ERR_ASSERTION]: 3 == 4\");\n\
-             console.log(\"# tests 1\");\n\
-             console.log(\"# fail 1\");\n\
-             process.exit(1);\n"
-        ),
-    );
-    claude_code::write(
-        demo,
-        "src/util.ts",
-        "export function add(a: number, b: number): number {\n  return a + b + 1;\n}\n",
-    );
-    claude_code::write(
-        demo,
-        "src/index.ts",
-        r#"import { add } from "./util";
-
-// Prints the sum of two numbers.
-//
-// The first argument is a string by mistake: the typecheck
-// reports it below.
-
-export function main(): void {
-  const total =
-    add("1", 2);
-  console.log(total);
-}
-"#,
-    );
-    claude_code::write(
-        demo,
+    demo::write_typescript_project(&layout.demo);
+    write(
+        &layout.demo,
         ".gitignore",
         "fixed\n.claude/\n.opencode/\nopencode.json\n",
     );
-    claude_code::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
+    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
 }
 
 /// `ocmem <args>` in the demo repository, with the test's HOME and data directory.
@@ -331,8 +274,7 @@ struct ClaudeRun {
 impl ClaudeRun {
     /// The debug log of this run's session (`--debug` writes one per session).
     fn debug_log(&self, layout: &Layout) -> String {
-        let path = layout
-            .claude_dir()
+        let path = claude_code::claude_dir(layout)
             .join("debug")
             .join(format!("{}.txt", self.session));
         fs::read_to_string(&path)
@@ -559,45 +501,12 @@ fn first_request_with<'a>(
 /// and the registry tripwire) and the plugin `ocmem init opencode` installs, with the same
 /// ocmem data directory. Returns the system prompt of its model request.
 fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
-        "install-opencode",
-        &layout.logs,
-        INSTALL_TIMEOUT,
-        deadline,
-    );
-    out.assert_success("tests/e2e/install-opencode.sh");
-    let named = |key: &str| {
-        out.stdout
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-            .map(PathBuf::from)
-            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout))
-    };
-    let bin = named("opencode");
-    let plugin_deps_dir = named("plugin-deps");
-
+    let installed = opencode::install(layout, INSTALL_TIMEOUT, deadline);
     let server = model::Server::start(layout.demo.clone());
-    let config = json!({
-        "autoupdate": false,
-        "share": "disabled",
-        "enabled_providers": ["mock"],
-        "model": format!("mock/{}", model::MODEL_ID),
-        "small_model": format!("mock/{}", model::MODEL_ID),
-        "permission": {"bash": "allow", "edit": "allow"},
-        "provider": {"mock": {
-            "npm": "@ai-sdk/openai-compatible",
-            "name": "Scripted model",
-            "options": {"baseURL": server.base_url, "apiKey": "not-a-real-key"},
-            "models": {model::MODEL_ID: {"name": "Scripted model", "tool_call": true,
-                                          "limit": {"context": 20_000, "output": 4_000}}}
-        }}
-    });
-    claude_code::write(
+    write(
         &layout.demo,
         "opencode.json",
-        &serde_json::to_string_pretty(&config).unwrap(),
+        &serde_json::to_string_pretty(&opencode::config(&server.base_url)).unwrap(),
     );
     // The plugin, as a user installs it for one project: it runs this binary by its path.
     run(
@@ -608,39 +517,17 @@ fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
         deadline,
     )
     .assert_success("ocmem init opencode --project");
-    let seeded: Vec<plugin_deps::Seeded> = [
-        layout.xdg_config.join("opencode"),
-        layout.demo.join(".opencode"),
-    ]
-    .iter()
-    .map(|dir| plugin_deps::seed(dir, &plugin_deps_dir))
-    .collect();
+    let seeded: Vec<plugin_deps::Seeded> = opencode::config_dirs(layout)
+        .iter()
+        .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
+        .collect();
     let registry = plugin_deps::Tripwire::start();
 
-    let mut cmd = Command::new(&bin);
+    let mut cmd = Command::new(&installed.bin);
     cmd.args(["run", "--format", "json", SECOND_PROMPT])
-        .args(["--print-logs", "--log-level", "DEBUG"])
-        .current_dir(&layout.demo)
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("PWD", &layout.demo)
-        .env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_DATA_DIR", &layout.data)
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-        .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
-        .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
-        .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
-        .env("NPM_CONFIG_REGISTRY", &registry.url)
-        .env("NPM_CONFIG_FETCH_RETRIES", "0")
-        .env("NO_COLOR", "1");
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    opencode::isolate(&mut cmd, layout, &registry.url);
     run(
         &mut cmd,
         "opencode-run",
@@ -688,7 +575,12 @@ fn ocmem_gives_claude_code_a_working_memory() {
         .unwrap();
     let layout = Layout::new(dir.path());
     let server = anthropic_model::Server::start(Arc::new(script(&layout.demo)));
-    let _keep = claude_code::KeepOnFailure::new(dir, &layout, server.log());
+    let _keep = KeepOnFailure::new(
+        dir,
+        &layout,
+        ("Claude Code's directory", claude_code::claude_dir(&layout)),
+        server.log(),
+    );
 
     let bin = claude_code::install(&layout, INSTALL_TIMEOUT, deadline);
     make_demo_repo(&layout, deadline);

@@ -19,12 +19,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tempfile::TempDir;
 
 /// The pinned OpenCode release.
 const OPENCODE_VERSION: &str = "1.18.33";
@@ -37,9 +35,6 @@ const SECOND_PROMPT: &str = "what should I keep in mind when I change this repos
 /// What the first message asks to remember.
 const REMEMBERED: &str = "always run npm run typecheck before committing";
 
-/// The compiler error `npm run typecheck` prints until the file `fixed` exists.
-const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not \
-                        assignable to parameter of type 'number'.";
 /// The demo repository's commit subjects: `git log` prints them, and they say "errors".
 const COMMIT_SUBJECTS: [&str; 2] = [
     "fix: silence memory load errors in the loader",
@@ -65,11 +60,15 @@ const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
+#[path = "e2e/demo.rs"]
+mod demo;
 #[path = "e2e/http.rs"]
 mod http;
 /// The scripted model server.
 #[path = "e2e/model.rs"]
 mod model;
+#[path = "e2e/opencode.rs"]
+mod opencode;
 /// The plugin API OpenCode would install, seeded, and the registry tripwire.
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
@@ -79,298 +78,34 @@ mod process;
 use model::{Exchange, Kind};
 use plugin_deps::{Seeded, Tripwire};
 use process::run;
+#[path = "e2e/workdir.rs"]
+mod workdir;
 
-// ---------------------------------------------------------------------------------------------
-// The temporary directory, kept on failure
-// ---------------------------------------------------------------------------------------------
+use demo::write;
+use opencode::Installed;
+use workdir::{KeepOnFailure, Layout};
 
-/// Where everything of one run lives, all inside one temporary directory.
-struct Layout {
-    root: PathBuf,
-    home: PathBuf,
-    xdg_config: PathBuf,
-    xdg_data: PathBuf,
-    xdg_cache: PathBuf,
-    xdg_state: PathBuf,
-    tmp: PathBuf,
-    /// ocmem's data directory (`OCMEM_DATA_DIR`).
-    data: PathBuf,
-    /// The stdout and stderr of every process the test runs.
-    logs: PathBuf,
-    /// The demo repository.
-    demo: PathBuf,
-}
-
-impl Layout {
-    fn new(root: &Path) -> Layout {
-        let root = root.canonicalize().unwrap();
-        let home = root.join("home");
-        let layout = Layout {
-            xdg_config: home.join(".config"),
-            xdg_data: home.join(".local/share"),
-            xdg_cache: home.join(".cache"),
-            xdg_state: home.join(".local/state"),
-            tmp: root.join("tmp"),
-            data: root.join("ocmem-data"),
-            logs: root.join("logs"),
-            demo: root.join("demo"),
-            home,
-            root,
-        };
-        for dir in [
-            &layout.xdg_config,
-            &layout.xdg_data,
-            &layout.xdg_cache,
-            &layout.xdg_state,
-            &layout.tmp,
-            &layout.logs,
-            &layout.demo,
-        ] {
-            fs::create_dir_all(dir).unwrap();
-        }
-        layout
-    }
-
-    fn opencode_logs(&self) -> PathBuf {
-        self.xdg_data.join("opencode/log")
-    }
-
-    /// The config directories OpenCode reads here, each of which it installs its plugin API
-    /// into: its global one and the demo repository's `.opencode/` (`~/.opencode` does not
-    /// exist, and `OPENCODE_CONFIG_DIR` is not set).
-    fn opencode_config_dirs(&self) -> [PathBuf; 2] {
-        [
-            self.xdg_config.join("opencode"),
-            self.demo.join(".opencode"),
-        ]
-    }
-}
-
-/// Owns the temporary directory. When the test fails (a panic unwinds through it), it keeps the
-/// directory, writes the model requests to `model-requests.json`, and prints where to look.
-struct KeepOnFailure {
-    dir: Option<TempDir>,
-    root: PathBuf,
-    notes: Vec<(&'static str, PathBuf)>,
-    requests: Arc<Mutex<Vec<Exchange>>>,
-}
-
-impl Drop for KeepOnFailure {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            return; // the TempDir is removed
-        }
-        if let Some(dir) = self.dir.take() {
-            let _ = dir.keep();
-        }
-        let requests = match self.requests.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        let dump: Vec<Value> = requests
-            .iter()
-            .map(|e| {
-                json!({"method": e.method, "path": e.path, "kind": e.kind.map(|k| format!("{k:?}")),
-                       "reply": e.reply, "body": e.body})
-            })
-            .collect();
-        let dump_path = self.root.join("model-requests.json");
-        let _ = fs::write(
-            &dump_path,
-            serde_json::to_string_pretty(&dump).unwrap_or_default(),
-        );
-
-        eprintln!("\nocmem e2e: FAILED; kept {}", self.root.display());
-        for (what, path) in &self.notes {
-            eprintln!("  {what:<24} {}", path.display());
-        }
-        eprintln!("  {:<24} {}", "model requests (JSON)", dump_path.display());
-        eprintln!("  the model server received {} requests:", requests.len());
-        for (i, e) in requests.iter().enumerate() {
-            let kind = e.kind.map_or_else(|| "-".to_string(), |k| format!("{k:?}"));
-            eprintln!(
-                "   {i:>3} {} {} [{kind}, {} tool results] -> {}",
-                e.method,
-                e.path,
-                e.tool_results(),
-                e.reply
-            );
-        }
-    }
+/// OpenCode's own log directory.
+fn opencode_logs(layout: &Layout) -> PathBuf {
+    layout.xdg_data.join("opencode/log")
 }
 
 // ---------------------------------------------------------------------------------------------
 // Setup: OpenCode, the demo repository, the configuration
 // ---------------------------------------------------------------------------------------------
 
-/// The installed OpenCode.
-struct Installed {
-    /// The opencode binary.
-    bin: PathBuf,
-    /// The plugin API as OpenCode would install it into a config directory.
-    plugin_deps: PathBuf,
-}
-
-/// Runs the install script, which names what it installed on stdout (`opencode=<binary>`,
-/// `plugin-deps=<directory>`).
-fn install_opencode(layout: &Layout, deadline: Instant) -> Installed {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
-        "install-opencode",
-        &layout.logs,
-        INSTALL_TIMEOUT,
-        deadline,
-    );
-    out.assert_success("tests/e2e/install-opencode.sh");
-    let named = |key: &str| {
-        let path = out
-            .stdout
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-            .map(PathBuf::from)
-            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout));
-        assert!(
-            path.exists(),
-            "install-opencode.sh printed {key}={}, which does not exist",
-            path.display()
-        );
-        path
-    };
-    Installed {
-        bin: named("opencode"),
-        plugin_deps: named("plugin-deps"),
-    }
-}
-
-/// Writes `content` to `dir/relative`, creating the parent directories.
-fn write(dir: &Path, relative: &str, content: &str) {
-    let path = dir.join(relative);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
-
 /// The demo repository: a TypeScript project whose `npm run typecheck` fails with TS2345 until
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors", OpenCode's configuration for the scripted model, and the ocmem plugin.
 fn make_demo_repo(layout: &Layout, base_url: &str, deadline: Instant) {
     let demo = &layout.demo;
-    write(
-        demo,
-        "package.json",
-        r#"{
-  "name": "demo",
-  "version": "1.0.0",
-  "private": true,
-  "scripts": {
-    "typecheck": "node check.js",
-    "test": "node test.js"
-  }
-}
-"#,
-    );
-    write(
-        demo,
-        "check.js",
-        &format!(
-            "// Stands in for `tsc --noEmit`: fails with one error until a file named `fixed` exists.\n\
-             const fs = require(\"fs\");\n\
-             if (fs.existsSync(\"fixed\")) {{\n  console.log(\"no errors\");\n  process.exit(0);\n}}\n\
-             console.log({});\nprocess.exit(2);\n",
-            serde_json::to_string(TS_ERROR).unwrap()
-        ),
-    );
-    write(
-        demo,
-        "test.js",
-        "// A failing test, reported the way `node --test` does.\n\
-         console.log(\"TAP version 13\");\n\
-         console.log(\"not ok 1 - adds numbers\");\n\
-         console.log(\"  AssertionError [ERR_ASSERTION]: 3 == 4\");\n\
-         console.log(\"# tests 1\");\n\
-         console.log(\"# fail 1\");\n\
-         process.exit(1);\n",
-    );
-    write(
-        demo,
-        "src/util.ts",
-        "export function add(a: number, b: number): number {\n  return a + b + 1;\n}\n",
-    );
-    write(
-        demo,
-        "src/index.ts",
-        r#"import { add } from "./util";
-
-// Prints the sum of two numbers.
-//
-// The first argument is a string by mistake: the typecheck
-// reports it below.
-
-export function main(): void {
-  const total =
-    add("1", 2);
-  console.log(total);
-}
-"#,
-    );
+    demo::write_typescript_project(demo);
     write(demo, ".gitignore", "fixed\n.opencode/\nopencode.json\n");
-
-    let git = |args: &[&str], name: &str| {
-        run(
-            Command::new("git")
-                .args(args)
-                .current_dir(demo)
-                .env("HOME", &layout.home)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_AUTHOR_NAME", "Demo")
-                .env("GIT_AUTHOR_EMAIL", "demo@example.com")
-                .env("GIT_COMMITTER_NAME", "Demo")
-                .env("GIT_COMMITTER_EMAIL", "demo@example.com"),
-            name,
-            &layout.logs,
-            SHORT_TIMEOUT,
-            deadline,
-        )
-        .assert_success(name);
-    };
-    git(&["init", "-q", "-b", "main"], "git-init");
-    git(&["add", "-A"], "git-add");
-    for (i, subject) in COMMIT_SUBJECTS.iter().enumerate() {
-        git(
-            &["commit", "-q", "--allow-empty", "-m", subject],
-            &format!("git-commit-{i}"),
-        );
-    }
-
-    // OpenCode's project configuration: only the scripted provider, a model with a small
-    // context (a reported usage above it makes OpenCode compact), bash and edits allowed, and
-    // nothing that phones home.
-    let config = json!({
-        "autoupdate": false,
-        "share": "disabled",
-        "enabled_providers": ["mock"],
-        "model": format!("mock/{}", model::MODEL_ID),
-        "small_model": format!("mock/{}", model::MODEL_ID),
-        "permission": {"bash": "allow", "edit": "allow"},
-        "provider": {
-            "mock": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "Scripted model",
-                "options": {"baseURL": base_url, "apiKey": "not-a-real-key"},
-                "models": {
-                    model::MODEL_ID: {
-                        "name": "Scripted model",
-                        "tool_call": true,
-                        "limit": {"context": 20_000, "output": 4_000}
-                    }
-                }
-            }
-        }
-    });
+    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
     write(
         demo,
         "opencode.json",
-        &serde_json::to_string_pretty(&config).unwrap(),
+        &serde_json::to_string_pretty(&opencode::config(base_url)).unwrap(),
     );
 
     // The real plugin, as a user installs it for one project.
@@ -384,18 +119,11 @@ export function main(): void {
     fs::copy(&plugin, demo.join(".opencode/plugin/ocmem.js")).unwrap();
 }
 
-/// `opencode <args>` in the demo repository, isolated: HOME, the XDG directories and TMPDIR in
-/// the temporary directory, no inherited OpenCode, ocmem or npm settings, ocmem's binary and data
-/// directory named, OpenCode's update checks, sharing, model catalogue and downloads turned off,
-/// and npm's registry replaced by `registry` (the tripwire) with no retries. Its log goes to
-/// stderr (`--print-logs`): OpenCode's log file loses its tail at exit.
+/// `opencode <args>`, isolated (`opencode::isolate`), with no inherited OpenCode, ocmem or npm
+/// settings and ocmem's binary named.
 fn opencode(layout: &Layout, installed: &Installed, registry: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(&installed.bin);
-    // OpenCode takes its directory from PWD when set, as a shell would have it.
-    cmd.args(args)
-        .args(["--print-logs", "--log-level", "DEBUG"])
-        .current_dir(&layout.demo)
-        .env("PWD", &layout.demo);
+    cmd.args(args);
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let upper = name.to_uppercase();
@@ -406,28 +134,7 @@ fn opencode(layout: &Layout, installed: &Installed, registry: &str, args: &[&str
             cmd.env_remove(name.as_ref());
         }
     }
-    cmd.env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"))
-        .env("OCMEM_DATA_DIR", &layout.data)
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-        .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
-        .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
-        .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
-        // OpenCode's installer reads npm's settings from the environment: any download it
-        // still attempts goes to the tripwire and fails at once.
-        .env("NPM_CONFIG_REGISTRY", registry)
-        .env("NPM_CONFIG_FETCH_RETRIES", "0")
-        // npm (run by the bash tool) would check for a newer npm and say so in the output.
-        .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
-        .env("NO_COLOR", "1");
+    opencode::isolate(&mut cmd, layout, registry).env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"));
     cmd
 }
 
@@ -521,7 +228,7 @@ fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
 fn opencode_log_lines(layout: &Layout) -> Vec<(PathBuf, String)> {
     let mut files: Vec<PathBuf> = Vec::new();
     for (dir, prefix) in [
-        (layout.opencode_logs(), ""),
+        (opencode_logs(layout), ""),
         (layout.logs.clone(), "opencode-"),
     ] {
         if let Ok(entries) = fs::read_dir(dir) {
@@ -587,23 +294,17 @@ fn ocmem_gives_opencode_a_working_memory() {
         .unwrap();
     let layout = Layout::new(dir.path());
     let server = model::Server::start(layout.demo.clone());
-    let _keep = KeepOnFailure {
-        root: layout.root.clone(),
-        dir: Some(dir),
-        notes: vec![
-            ("OpenCode logs", layout.opencode_logs()),
-            ("process output", layout.logs.clone()),
-            ("ocmem data dir", layout.data.clone()),
-            ("demo repository", layout.demo.clone()),
-        ],
-        requests: server.log(),
-    };
+    let _keep = KeepOnFailure::new(
+        dir,
+        &layout,
+        ("OpenCode logs", opencode_logs(&layout)),
+        server.log(),
+    );
 
-    let installed = install_opencode(&layout, deadline);
+    let installed = opencode::install(&layout, INSTALL_TIMEOUT, deadline);
     make_demo_repo(&layout, &server.base_url, deadline);
     // What OpenCode would install at startup, in place before it starts; downloads go nowhere.
-    let seeded: Vec<Seeded> = layout
-        .opencode_config_dirs()
+    let seeded: Vec<Seeded> = opencode::config_dirs(&layout)
         .iter()
         .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
         .collect();
@@ -826,7 +527,7 @@ fn ocmem_gives_opencode_a_working_memory() {
     assert!(
         lines.iter().any(|(_, line)| line.contains("level=INFO")),
         "no OpenCode log lines under {} or {}",
-        layout.opencode_logs().display(),
+        opencode_logs(&layout).display(),
         layout.logs.display()
     );
     let problems: Vec<String> = lines

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
+use super::workdir::Recorded;
 
 /// Input tokens reported for an ordinary answer: far below any context window.
 pub const SMALL_USAGE: u64 = 1_200;
@@ -87,6 +88,16 @@ impl Exchange {
             .flatten()
             .filter(|block| block["type"] == "tool_result")
             .collect()
+    }
+}
+
+impl Recorded for Exchange {
+    fn dump(&self) -> Value {
+        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
+    }
+
+    fn summary(&self) -> String {
+        format!("{} {} -> {}", self.method, self.path, self.reply)
     }
 }
 

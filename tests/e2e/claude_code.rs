@@ -1,17 +1,15 @@
-//! Running the real Claude Code, isolated: its install, a temporary directory that is kept on
-//! failure, and the `claude -p` command line.
+//! Running the real Claude Code, isolated: its install, the `claude -p` command line and its
+//! output, and the settings and hook that record its payloads.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tempfile::TempDir;
 
-use super::anthropic_model::Exchange;
 use super::process::run;
+use super::workdir::Layout;
 
 /// The pinned Claude Code release, as `claude --version` prints it.
 pub const CLAUDE_CODE_VERSION: &str = "2.1.330";
@@ -37,127 +35,13 @@ pub const HOOK_EVENTS: [&str; 10] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The temporary directory, kept on failure
-// ---------------------------------------------------------------------------------------------
-
-/// Where everything of one run lives, all inside one temporary directory.
-pub struct Layout {
-    pub root: PathBuf,
-    pub home: PathBuf,
-    pub xdg_config: PathBuf,
-    pub xdg_data: PathBuf,
-    pub xdg_cache: PathBuf,
-    pub xdg_state: PathBuf,
-    pub tmp: PathBuf,
-    /// ocmem's data directory (`OCMEM_DATA_DIR`).
-    pub data: PathBuf,
-    /// The stdout and stderr of every process the test runs.
-    pub logs: PathBuf,
-    /// The demo repository.
-    pub demo: PathBuf,
-}
-
-impl Layout {
-    pub fn new(root: &Path) -> Layout {
-        let root = root.canonicalize().unwrap();
-        let home = root.join("home");
-        let layout = Layout {
-            xdg_config: home.join(".config"),
-            xdg_data: home.join(".local/share"),
-            xdg_cache: home.join(".cache"),
-            xdg_state: home.join(".local/state"),
-            tmp: root.join("tmp"),
-            data: root.join("ocmem-data"),
-            logs: root.join("logs"),
-            demo: root.join("demo"),
-            home,
-            root,
-        };
-        for dir in [
-            &layout.xdg_config,
-            &layout.xdg_data,
-            &layout.xdg_cache,
-            &layout.xdg_state,
-            &layout.tmp,
-            &layout.logs,
-            &layout.demo,
-        ] {
-            fs::create_dir_all(dir).unwrap();
-        }
-        layout
-    }
-
-    /// Claude Code's own directory: settings, session transcripts, debug logs.
-    pub fn claude_dir(&self) -> PathBuf {
-        self.home.join(".claude")
-    }
-}
-
-/// Owns the temporary directory. When the test fails (a panic unwinds through it), it keeps the
-/// directory, writes the model requests to `model-requests.json`, and prints where to look.
-pub struct KeepOnFailure {
-    dir: Option<TempDir>,
-    root: PathBuf,
-    notes: Vec<(&'static str, PathBuf)>,
-    requests: Arc<Mutex<Vec<Exchange>>>,
-}
-
-impl KeepOnFailure {
-    pub fn new(
-        dir: TempDir,
-        layout: &Layout,
-        requests: Arc<Mutex<Vec<Exchange>>>,
-    ) -> KeepOnFailure {
-        KeepOnFailure {
-            root: layout.root.clone(),
-            dir: Some(dir),
-            notes: vec![
-                ("Claude Code's directory", layout.claude_dir()),
-                ("process output", layout.logs.clone()),
-                ("ocmem data dir", layout.data.clone()),
-                ("demo repository", layout.demo.clone()),
-            ],
-            requests,
-        }
-    }
-}
-
-impl Drop for KeepOnFailure {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            return; // the TempDir is removed
-        }
-        if let Some(dir) = self.dir.take() {
-            let _ = dir.keep();
-        }
-        let requests = match self.requests.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        let dump: Vec<Value> = requests
-            .iter()
-            .map(|e| json!({"method": e.method, "path": e.path, "reply": e.reply, "body": e.body}))
-            .collect();
-        let dump_path = self.root.join("model-requests.json");
-        let _ = fs::write(
-            &dump_path,
-            serde_json::to_string_pretty(&dump).unwrap_or_default(),
-        );
-        eprintln!("\nocmem e2e: FAILED; kept {}", self.root.display());
-        for (what, path) in &self.notes {
-            eprintln!("  {what:<24} {}", path.display());
-        }
-        eprintln!("  {:<24} {}", "model requests (JSON)", dump_path.display());
-        eprintln!("  the model server received {} requests:", requests.len());
-        for (i, e) in requests.iter().enumerate() {
-            eprintln!("   {i:>3} {} {} -> {}", e.method, e.path, e.reply);
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Claude Code
 // ---------------------------------------------------------------------------------------------
+
+/// Claude Code's own directory: settings, session transcripts, debug logs.
+pub fn claude_dir(layout: &Layout) -> PathBuf {
+    layout.home.join(".claude")
+}
 
 /// Runs `tests/e2e/install-claude-code.sh`, which names the binary on stdout (`claude=<path>`).
 pub fn install(layout: &Layout, timeout: Duration, deadline: Instant) -> PathBuf {
@@ -240,43 +124,6 @@ pub fn result_event(stdout: &str) -> Value {
         .into_iter()
         .rfind(|event| event["type"] == "result")
         .unwrap_or_else(|| panic!("no result event in the output of claude -p:\n{stdout}"))
-}
-
-/// Writes `content` to `dir/relative`, creating the parent directories.
-pub fn write(dir: &Path, relative: &str, content: &str) {
-    let path = dir.join(relative);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
-
-/// `git init` and one commit per subject in `dir`, with a fixed identity and no user config.
-pub fn git_repo(layout: &Layout, subjects: &[&str], timeout: Duration, deadline: Instant) {
-    let git = |args: &[&str], name: &str| {
-        run(
-            Command::new("git")
-                .args(args)
-                .current_dir(&layout.demo)
-                .env("HOME", &layout.home)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_AUTHOR_NAME", "Demo")
-                .env("GIT_AUTHOR_EMAIL", "demo@example.com")
-                .env("GIT_COMMITTER_NAME", "Demo")
-                .env("GIT_COMMITTER_EMAIL", "demo@example.com"),
-            name,
-            &layout.logs,
-            timeout,
-            deadline,
-        )
-        .assert_success(name);
-    };
-    git(&["init", "-q", "-b", "main"], "git-init");
-    git(&["add", "-A"], "git-add");
-    for (i, subject) in subjects.iter().enumerate() {
-        git(
-            &["commit", "-q", "--allow-empty", "-m", subject],
-            &format!("git-commit-{i}"),
-        );
-    }
 }
 
 /// A hook command that appends its stdin (one JSON payload) as one line to `record`.

@@ -1,9 +1,9 @@
 //! A scripted OpenAI-compatible chat-completions server (`http.rs`: plain HTTP/1.1 on
-//! 127.0.0.1, one request per connection), streaming answers as server-sent events. Every reply is decided from
-//! the request body alone (which kind of request it is, which user message it carries, how many
-//! tool results it holds), never from timing or from the order of arrival, so OpenCode may send
-//! requests concurrently (the title is generated alongside the first step) without changing the
-//! script. Every request is recorded for the assertions.
+//! 127.0.0.1, one request per connection), streaming answers as server-sent events. Every reply
+//! is decided from the request body alone (which kind of request it is, which user message it
+//! carries, how many tool results it holds), never from timing or from the order of arrival, so
+//! OpenCode may send requests concurrently (the title is generated alongside the first step)
+//! without changing the script. Every request is recorded for the assertions.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
+use super::workdir::Recorded;
 use super::{BAD_CANDIDATES, FIRST_PROMPT, GOOD_CANDIDATES, SECOND_PROMPT};
 
 /// The model id the server reports and OpenCode is configured with.
@@ -86,6 +87,27 @@ impl Exchange {
         texts_of_role(&self.body, "assistant")
             .iter()
             .any(|t| t.contains(CANDIDATES_HEADER))
+    }
+}
+
+impl Recorded for Exchange {
+    fn dump(&self) -> Value {
+        let kind = self.kind.map(|k| format!("{k:?}"));
+        json!({"method": self.method, "path": self.path, "kind": kind,
+               "reply": self.reply, "body": self.body})
+    }
+
+    fn summary(&self) -> String {
+        let kind = self
+            .kind
+            .map_or_else(|| "-".to_string(), |k| format!("{k:?}"));
+        format!(
+            "{} {} [{kind}, {} tool results] -> {}",
+            self.method,
+            self.path,
+            self.tool_results(),
+            self.reply
+        )
     }
 }
 
