@@ -24,7 +24,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 #[path = "e2e/anthropic_model.rs"]
 mod anthropic_model;
@@ -46,6 +45,8 @@ mod opencode;
 mod plugin_deps;
 #[path = "e2e/process.rs"]
 mod process;
+#[path = "e2e/stores.rs"]
+mod stores;
 #[path = "e2e/workdir.rs"]
 mod workdir;
 
@@ -53,6 +54,7 @@ use anthropic_model::{Exchange, Reply};
 use claude_code::claude;
 use demo::{write, TEST_FAILURE};
 use process::{run, Finished};
+use stores::{section, OCMEM_HEADERS};
 use workdir::{KeepOnFailure, Layout};
 
 /// The user's first message: a task, and a rule to remember.
@@ -374,16 +376,10 @@ fn assert_no_hook_error(layout: &Layout, run: &ClaudeRun) -> Vec<String> {
 // Reading what ocmem added and stored
 // ---------------------------------------------------------------------------------------------
 
-/// The first 16 or 32 hex digits of sha256(text).
-fn sha256_hex(text: &str, digits: usize) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex[..digits].to_string()
-}
-
 /// The demo's workspace directory, which must be the only one.
 fn workspace_dir(layout: &Layout) -> PathBuf {
-    let expected = sha256_hex(&layout.demo.to_string_lossy(), 16);
+    let expected = stores::workspace_dir(layout);
+    let name = expected.file_name().unwrap().to_string_lossy().into_owned();
     let workspaces: Vec<String> = fs::read_dir(layout.data.join("workspaces"))
         .map(|entries| {
             entries
@@ -394,17 +390,15 @@ fn workspace_dir(layout: &Layout) -> PathBuf {
         .unwrap_or_default();
     assert_eq!(
         workspaces,
-        vec![expected.clone()],
+        vec![name],
         "ocmem's workspaces under {}",
         layout.data.display()
     );
-    layout.data.join("workspaces").join(expected)
+    expected
 }
 
 fn session_store(layout: &Layout, session: &str) -> Value {
-    let path = workspace_dir(layout)
-        .join("sessions")
-        .join(format!("{}.json", sha256_hex(session, 32)));
+    let path = stores::session_file(&workspace_dir(layout), session);
     let text = fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "no session store {} for session {session} ({e})",
@@ -425,21 +419,8 @@ fn open_errors(store: &Value) -> Vec<String> {
 }
 
 fn memory_entries(layout: &Layout) -> Vec<Value> {
-    let path = workspace_dir(layout).join("workspace-memory.json");
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let store: Value = serde_json::from_str(&text).unwrap();
-    store["entries"].as_array().cloned().unwrap_or_default()
+    stores::memory_entries(&workspace_dir(layout))
 }
-
-fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
-    entries
-        .iter()
-        .find(|e| e["status"] == "active" && e["text"].as_str().is_some_and(|t| t.contains(text)))
-}
-
-/// The headers ocmem's rendered context starts with.
-const OCMEM_HEADERS: [&str; 2] = ["Workspace memory (cross-session", "Hot session state ("];
 
 /// What ocmem's hooks added to a request, in the order of the conversation: each text block
 /// (or `<system-reminder>` part of one) that carries an ocmem header, from the first header on.
@@ -463,17 +444,6 @@ fn ocmem_blocks(request: &Exchange) -> Vec<String> {
 /// The latest of `ocmem_blocks`, or an empty string.
 fn latest_ocmem_block(request: &Exchange) -> String {
     ocmem_blocks(request).pop().unwrap_or_default()
-}
-
-/// The `- ` lines under `header` (such as `open_errors:`) in rendered context.
-fn section(block: &str, header: &str) -> Vec<String> {
-    block
-        .lines()
-        .skip_while(|line| line.trim() != header)
-        .skip(1)
-        .take_while(|line| line.starts_with("- "))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The first model request (not a compaction) that carries `prompt` and no text of `unless`.
@@ -690,23 +660,12 @@ fn ocmem_gives_claude_code_a_working_memory() {
     );
 
     // Workspace memory: the explicit rule and the good candidates; none of the junk.
-    let entries = memory_entries(&layout);
-    let explicit = active_entry(&entries, REMEMBERED)
-        .unwrap_or_else(|| panic!("no active entry {REMEMBERED:?} in {entries:#?}"));
-    assert_eq!(explicit["source"], "explicit", "{explicit}");
-    for candidate in GOOD_CANDIDATES {
-        let entry = active_entry(&entries, candidate)
-            .unwrap_or_else(|| panic!("candidate {candidate:?} not stored: {entries:#?}"));
-        assert_eq!(entry["source"], "compaction", "{entry}");
-    }
-    for candidate in BAD_CANDIDATES {
-        assert!(
-            entries
-                .iter()
-                .all(|e| !e["text"].as_str().unwrap_or("").contains(candidate)),
-            "{candidate:?} should have been rejected: {entries:#?}"
-        );
-    }
+    stores::assert_workspace_memory(
+        &memory_entries(&layout),
+        REMEMBERED,
+        &GOOD_CANDIDATES,
+        &BAD_CANDIDATES,
+    );
 
     // Session 2: its first request carries workspace memory, and none of session 1's errors.
     let second = claude_code.run("claude-session-2", SECOND_PROMPT, None);

@@ -22,7 +22,6 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// The pinned OpenCode release.
 const OPENCODE_VERSION: &str = "1.18.33";
@@ -60,6 +59,7 @@ const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The demo repository.
 #[path = "e2e/demo.rs"]
 mod demo;
 #[path = "e2e/http.rs"]
@@ -67,6 +67,7 @@ mod http;
 /// The scripted model server.
 #[path = "e2e/model.rs"]
 mod model;
+/// Installing and isolating OpenCode.
 #[path = "e2e/opencode.rs"]
 mod opencode;
 /// The plugin API OpenCode would install, seeded, and the registry tripwire.
@@ -74,15 +75,19 @@ mod opencode;
 mod plugin_deps;
 #[path = "e2e/process.rs"]
 mod process;
-
-use model::{Exchange, Kind};
-use plugin_deps::{Seeded, Tripwire};
-use process::run;
+/// What ocmem stored and rendered.
+#[path = "e2e/stores.rs"]
+mod stores;
+/// The temporary directory, kept on failure.
 #[path = "e2e/workdir.rs"]
 mod workdir;
 
 use demo::write;
+use model::{Exchange, Kind};
 use opencode::Installed;
+use plugin_deps::{Seeded, Tripwire};
+use process::run;
+use stores::{section, OCMEM_HEADERS};
 use workdir::{KeepOnFailure, Layout};
 
 /// OpenCode's own log directory.
@@ -151,42 +156,13 @@ fn session_id(stdout: &str) -> String {
 // Reading what ocmem added and stored
 // ---------------------------------------------------------------------------------------------
 
-/// The first 16 or 32 hex digits of sha256(text).
-fn sha256_hex(text: &str, digits: usize) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex[..digits].to_string()
-}
-
-fn workspace_dir(layout: &Layout) -> PathBuf {
-    let root = layout.demo.to_string_lossy();
-    layout.data.join("workspaces").join(sha256_hex(&root, 16))
-}
-
-fn session_file(layout: &Layout, session: &str) -> PathBuf {
-    workspace_dir(layout)
-        .join("sessions")
-        .join(format!("{}.json", sha256_hex(session, 32)))
-}
-
 /// The part of a system prompt ocmem added: from its first header to the end.
 fn ocmem_block(system: &str) -> &str {
-    ["Workspace memory (cross-session", "Hot session state ("]
+    OCMEM_HEADERS
         .iter()
         .filter_map(|header| system.find(header))
         .min()
         .map_or("", |start| &system[start..])
-}
-
-/// The `- ` lines under `header` (such as `open_errors:`) in a rendered block.
-fn section(block: &str, header: &str) -> Vec<String> {
-    block
-        .lines()
-        .skip_while(|line| line.trim() != header)
-        .skip(1)
-        .take_while(|line| line.starts_with("- "))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The one agent step of the first session (before its compaction) that holds `results` tool
@@ -207,20 +183,6 @@ fn first_session_step(exchanges: &[Exchange], results: usize) -> &Exchange {
         "expected one model request of the first session with {results} tool results"
     );
     steps[0]
-}
-
-fn memory_entries(layout: &Layout) -> Vec<Value> {
-    let path = workspace_dir(layout).join("workspace-memory.json");
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let store: Value = serde_json::from_str(&text).unwrap();
-    store["entries"].as_array().cloned().unwrap_or_default()
-}
-
-fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
-    entries
-        .iter()
-        .find(|e| e["status"] == "active" && e["text"].as_str().is_some_and(|t| t.contains(text)))
 }
 
 /// Every line of OpenCode's own log, with the file it is in: the log files under its data
@@ -293,6 +255,7 @@ fn ocmem_gives_opencode_a_working_memory() {
         .tempdir()
         .unwrap();
     let layout = Layout::new(dir.path());
+    let workspace = stores::workspace_dir(&layout);
     let server = model::Server::start(layout.demo.clone());
     let _keep = KeepOnFailure::new(
         dir,
@@ -444,24 +407,13 @@ fn ocmem_gives_opencode_a_working_memory() {
 
     // Workspace memory: the explicit rule, the good candidates; not the commit subject, not the
     // raw error.
-    let entries = memory_entries(&layout);
-    let explicit = active_entry(&entries, REMEMBERED)
-        .unwrap_or_else(|| panic!("no active entry {REMEMBERED:?} in {entries:#?}"));
-    assert_eq!(explicit["source"], "explicit", "{explicit}");
-    for candidate in GOOD_CANDIDATES {
-        let entry = active_entry(&entries, candidate)
-            .unwrap_or_else(|| panic!("candidate {candidate:?} not stored: {entries:#?}"));
-        assert_eq!(entry["source"], "compaction", "{entry}");
-    }
-    for candidate in BAD_CANDIDATES {
-        assert!(
-            entries
-                .iter()
-                .all(|e| !e["text"].as_str().unwrap_or("").contains(candidate)),
-            "{candidate:?} should have been rejected: {entries:#?}"
-        );
-    }
-    let first_store = session_file(&layout, &first_session);
+    stores::assert_workspace_memory(
+        &stores::memory_entries(&workspace),
+        REMEMBERED,
+        &GOOD_CANDIDATES,
+        &BAD_CANDIDATES,
+    );
+    let first_store = stores::session_file(&workspace, &first_session);
     assert!(
         first_store.is_file(),
         "no session store {}",
@@ -512,11 +464,11 @@ fn ocmem_gives_opencode_a_working_memory() {
         first_store.display()
     );
     assert!(
-        session_file(&layout, &second_session).is_file(),
+        stores::session_file(&workspace, &second_session).is_file(),
         "the second session's store should remain"
     );
     assert!(
-        active_entry(&memory_entries(&layout), REMEMBERED).is_some(),
+        stores::active_entry(&stores::memory_entries(&workspace), REMEMBERED).is_some(),
         "deleting a session must not touch workspace memory"
     );
 
