@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::process::run;
+use super::process;
 use super::workdir::Layout;
 
 /// The pinned Claude Code release, as `claude --version` prints it.
@@ -45,30 +45,12 @@ pub fn claude_dir(layout: &Layout) -> PathBuf {
 
 /// Runs `tests/e2e/install-claude-code.sh`, which names the binary on stdout (`claude=<path>`).
 pub fn install(layout: &Layout, timeout: Duration, deadline: Instant) -> PathBuf {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-claude-code.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
+    let [bin] = process::install(
         "install-claude-code",
+        ["claude"],
         &layout.logs,
         timeout,
         deadline,
-    );
-    out.assert_success("tests/e2e/install-claude-code.sh");
-    let bin = out
-        .stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("claude="))
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            panic!(
-                "install-claude-code.sh did not print claude=:\n{}",
-                out.stdout
-            )
-        });
-    assert!(
-        bin.is_file(),
-        "install-claude-code.sh printed claude={}, which does not exist",
-        bin.display()
     );
     bin
 }

@@ -1,14 +1,14 @@
 //! Running the real OpenCode, isolated: its install, its configuration for the scripted model
 //! (`model.rs`), and the environment of every `opencode` process.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use super::model;
-use super::process::run;
+use super::process;
 use super::workdir::Layout;
 
 /// The installed OpenCode.
@@ -22,33 +22,14 @@ pub struct Installed {
 /// Runs `tests/e2e/install-opencode.sh`, which names what it installed on stdout
 /// (`opencode=<binary>`, `plugin-deps=<directory>`).
 pub fn install(layout: &Layout, timeout: Duration, deadline: Instant) -> Installed {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
+    let [bin, plugin_deps] = process::install(
         "install-opencode",
+        ["opencode", "plugin-deps"],
         &layout.logs,
         timeout,
         deadline,
     );
-    out.assert_success("tests/e2e/install-opencode.sh");
-    let named = |key: &str| {
-        let path = out
-            .stdout
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-            .map(PathBuf::from)
-            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout));
-        assert!(
-            path.exists(),
-            "install-opencode.sh printed {key}={}, which does not exist",
-            path.display()
-        );
-        path
-    };
-    Installed {
-        bin: named("opencode"),
-        plugin_deps: named("plugin-deps"),
-    }
+    Installed { bin, plugin_deps }
 }
 
 /// OpenCode's project configuration (`opencode.json`): only the scripted provider at

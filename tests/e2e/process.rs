@@ -1,8 +1,8 @@
 //! Running the processes of an end-to-end test: each in a process group of its own, its output
-//! in log files, killed at its timeout or at the test's deadline.
+//! in log files, killed at its timeout or at the test's deadline; and the install scripts.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -86,4 +86,38 @@ pub fn run(
         stdout: fs::read_to_string(&stdout_path).unwrap_or_default(),
         stderr: fs::read_to_string(&stderr_path).unwrap_or_default(),
     }
+}
+
+/// Runs the install script `tests/e2e/<script>.sh` and returns the paths it names on stdout,
+/// one `<key>=<path>` line for each of `keys`; each must exist.
+pub fn install<const N: usize>(
+    script: &str,
+    keys: [&str; N],
+    logs: &Path,
+    timeout: Duration,
+    deadline: Instant,
+) -> [PathBuf; N] {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/e2e/{script}.sh"));
+    let out = run(
+        Command::new("bash").arg(&path),
+        script,
+        logs,
+        timeout,
+        deadline,
+    );
+    out.assert_success(&format!("tests/e2e/{script}.sh"));
+    keys.map(|key| {
+        let path = out
+            .stdout
+            .lines()
+            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+            .map(PathBuf::from)
+            .unwrap_or_else(|| panic!("{script}.sh did not print {key}=:\n{}", out.stdout));
+        assert!(
+            path.exists(),
+            "{script}.sh printed {key}={}, which does not exist",
+            path.display()
+        );
+        path
+    })
 }
