@@ -60,24 +60,18 @@ pub fn install(layout: &Layout, timeout: Duration, deadline: Instant) -> PathBuf
 /// API with a dummy key, no update checks or other traffic, and ocmem's data directory named.
 pub fn claude(layout: &Layout, bin: &Path, base_url: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(bin);
-    cmd.args(args).current_dir(&layout.demo).env_clear();
+    cmd.args(args).env_clear();
     for kept in ["PATH", "SHELL", "LANG"] {
         if let Some(value) = std::env::var_os(kept) {
             cmd.env(kept, value);
         }
     }
-    cmd.env("PWD", &layout.demo)
-        .env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
+    layout
+        .confine(&mut cmd)
         .env("ANTHROPIC_BASE_URL", base_url)
         .env("ANTHROPIC_API_KEY", "dummy")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("DISABLE_AUTOUPDATER", "1")
-        .env("OCMEM_DATA_DIR", &layout.data)
         // npm (run by the Bash tool) would check for a newer npm and say so in the output.
         .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
         .env("NO_COLOR", "1");

@@ -78,16 +78,8 @@ pub fn config_dirs(layout: &Layout) -> [PathBuf; 2] {
 /// loses its tail at exit.
 pub fn isolate<'a>(cmd: &'a mut Command, layout: &Layout, registry: &str) -> &'a mut Command {
     // OpenCode takes its directory from PWD when set, as a shell would have it.
-    cmd.args(["--print-logs", "--log-level", "DEBUG"])
-        .current_dir(&layout.demo)
-        .env("PWD", &layout.demo)
-        .env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_DATA_DIR", &layout.data)
+    layout
+        .confine(cmd.args(["--print-logs", "--log-level", "DEBUG"]))
         .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
         .env("OPENCODE_DISABLE_SHARE", "1")
         .env("OPENCODE_DISABLE_MODELS_FETCH", "1")

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -53,6 +54,20 @@ impl Layout {
             fs::create_dir_all(dir).unwrap();
         }
         layout
+    }
+
+    /// Makes `cmd` run in the demo repository (PWD too, as a shell would have it), with HOME,
+    /// the XDG directories and TMPDIR here and ocmem's data directory named.
+    pub fn confine<'a>(&self, cmd: &'a mut Command) -> &'a mut Command {
+        cmd.current_dir(&self.demo)
+            .env("PWD", &self.demo)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", &self.xdg_config)
+            .env("XDG_DATA_HOME", &self.xdg_data)
+            .env("XDG_CACHE_HOME", &self.xdg_cache)
+            .env("XDG_STATE_HOME", &self.xdg_state)
+            .env("TMPDIR", &self.tmp)
+            .env("OCMEM_DATA_DIR", &self.data)
     }
 }
 
