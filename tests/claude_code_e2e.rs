@@ -11,7 +11,7 @@
 //! API, and tools allowed by a `--settings` file. It checks what Claude Code sent the model (the
 //! context ocmem's hooks added, the compaction prompt), what ocmem stored on disk, that Claude
 //! Code reported no hook failure, and that a session still completes when the binary named in
-//! the settings is gone. OpenCode runs through the harness of `tests/opencode_e2e.rs`.
+//! the settings is gone. OpenCode runs through the harness it shares with `tests/opencode_e2e.rs`.
 //!
 //! On failure the temporary directory is kept, and the paths of Claude Code's directory (its
 //! debug logs and transcripts), of the output of every process, of ocmem's data directory and of
@@ -24,23 +24,38 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 #[path = "e2e/anthropic_model.rs"]
 mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)] // shared with the payload recording, which uses other parts
 mod claude_code;
+#[path = "e2e/demo.rs"]
+mod demo;
+#[path = "e2e/http.rs"]
+mod http;
 /// OpenCode's scripted model, the plugin API it would install, and the registry tripwire: the
 /// harness of `tests/opencode_e2e.rs`.
 #[path = "e2e/model.rs"]
 #[allow(dead_code)]
 mod model;
+#[path = "e2e/opencode.rs"]
+mod opencode;
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
+#[path = "e2e/process.rs"]
+mod process;
+#[path = "e2e/stores.rs"]
+mod stores;
+#[path = "e2e/workdir.rs"]
+mod workdir;
 
 use anthropic_model::{Exchange, Reply};
-use claude_code::{claude, run, Finished, Layout};
+use claude_code::claude;
+use demo::{write, TEST_FAILURE};
+use process::{run, Finished};
+use stores::{section, OCMEM_HEADERS};
+use workdir::{KeepOnFailure, Layout};
 
 /// The user's first message: a task, and a rule to remember.
 const FIRST_PROMPT: &str =
@@ -55,11 +70,6 @@ const MISSING_ANSWER: &str = "Still here, hooks or not.";
 /// What the first message asks to remember.
 const REMEMBERED: &str = "always run npm run typecheck before committing";
 
-/// The compiler error `npm run typecheck` prints until the file `fixed` exists.
-const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not \
-                        assignable to parameter of type 'number'.";
-/// The failing test's line, which stays open.
-const TEST_FAILURE: &str = "not ok 1 - adds numbers";
 /// The demo repository's commit subjects: `git log` prints them, and they say "errors".
 const COMMIT_SUBJECTS: [&str; 2] = [
     "fix: silence memory load errors in the loader",
@@ -224,73 +234,13 @@ fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors".
 fn make_demo_repo(layout: &Layout, deadline: Instant) {
-    let demo = &layout.demo;
-    claude_code::write(
-        demo,
-        "package.json",
-        r#"{
-  "name": "demo",
-  "version": "1.0.0",
-  "private": true,
-  "scripts": {
-    "typecheck": "node check.js",
-    "test": "node test.js"
-  }
-}
-"#,
-    );
-    claude_code::write(
-        demo,
-        "check.js",
-        &format!(
-            "// Stands in for `tsc --noEmit`: fails with one error until a file named `fixed` exists.\n\
-             const fs = require(\"fs\");\n\
-             if (fs.existsSync(\"fixed\")) {{\n  console.log(\"no errors\");\n  process.exit(0);\n}}\n\
-             console.log({});\nprocess.exit(2);\n",
-            serde_json::to_string(TS_ERROR).unwrap()
-        ),
-    );
-    claude_code::write(
-        demo,
-        "test.js",
-        &format!(
-            "// A failing test, reported the way `node --test` does.\n\
-             console.log(\"TAP version 13\");\n\
-             console.log(\"{TEST_FAILURE}\");\n\
-             console.log(\"  AssertionError [ERR_ASSERTION]: 3 == 4\");\n\
-             console.log(\"# tests 1\");\n\
-             console.log(\"# fail 1\");\n\
-             process.exit(1);\n"
-        ),
-    );
-    claude_code::write(
-        demo,
-        "src/util.ts",
-        "export function add(a: number, b: number): number {\n  return a + b + 1;\n}\n",
-    );
-    claude_code::write(
-        demo,
-        "src/index.ts",
-        r#"import { add } from "./util";
-
-// Prints the sum of two numbers.
-//
-// The first argument is a string by mistake: the typecheck
-// reports it below.
-
-export function main(): void {
-  const total =
-    add("1", 2);
-  console.log(total);
-}
-"#,
-    );
-    claude_code::write(
-        demo,
+    demo::write_typescript_project(&layout.demo);
+    write(
+        &layout.demo,
         ".gitignore",
         "fixed\n.claude/\n.opencode/\nopencode.json\n",
     );
-    claude_code::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
+    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
 }
 
 /// `ocmem <args>` in the demo repository, with the test's HOME and data directory.
@@ -326,8 +276,7 @@ struct ClaudeRun {
 impl ClaudeRun {
     /// The debug log of this run's session (`--debug` writes one per session).
     fn debug_log(&self, layout: &Layout) -> String {
-        let path = layout
-            .claude_dir()
+        let path = claude_code::claude_dir(layout)
             .join("debug")
             .join(format!("{}.txt", self.session));
         fs::read_to_string(&path)
@@ -427,16 +376,10 @@ fn assert_no_hook_error(layout: &Layout, run: &ClaudeRun) -> Vec<String> {
 // Reading what ocmem added and stored
 // ---------------------------------------------------------------------------------------------
 
-/// The first 16 or 32 hex digits of sha256(text).
-fn sha256_hex(text: &str, digits: usize) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex[..digits].to_string()
-}
-
 /// The demo's workspace directory, which must be the only one.
 fn workspace_dir(layout: &Layout) -> PathBuf {
-    let expected = sha256_hex(&layout.demo.to_string_lossy(), 16);
+    let expected = stores::workspace_dir(layout);
+    let name = expected.file_name().unwrap().to_string_lossy().into_owned();
     let workspaces: Vec<String> = fs::read_dir(layout.data.join("workspaces"))
         .map(|entries| {
             entries
@@ -447,17 +390,15 @@ fn workspace_dir(layout: &Layout) -> PathBuf {
         .unwrap_or_default();
     assert_eq!(
         workspaces,
-        vec![expected.clone()],
+        vec![name],
         "ocmem's workspaces under {}",
         layout.data.display()
     );
-    layout.data.join("workspaces").join(expected)
+    expected
 }
 
 fn session_store(layout: &Layout, session: &str) -> Value {
-    let path = workspace_dir(layout)
-        .join("sessions")
-        .join(format!("{}.json", sha256_hex(session, 32)));
+    let path = stores::session_file(&workspace_dir(layout), session);
     let text = fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "no session store {} for session {session} ({e})",
@@ -478,21 +419,8 @@ fn open_errors(store: &Value) -> Vec<String> {
 }
 
 fn memory_entries(layout: &Layout) -> Vec<Value> {
-    let path = workspace_dir(layout).join("workspace-memory.json");
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let store: Value = serde_json::from_str(&text).unwrap();
-    store["entries"].as_array().cloned().unwrap_or_default()
+    stores::memory_entries(&workspace_dir(layout))
 }
-
-fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
-    entries
-        .iter()
-        .find(|e| e["status"] == "active" && e["text"].as_str().is_some_and(|t| t.contains(text)))
-}
-
-/// The headers ocmem's rendered context starts with.
-const OCMEM_HEADERS: [&str; 2] = ["Workspace memory (cross-session", "Hot session state ("];
 
 /// What ocmem's hooks added to a request, in the order of the conversation: each text block
 /// (or `<system-reminder>` part of one) that carries an ocmem header, from the first header on.
@@ -516,17 +444,6 @@ fn ocmem_blocks(request: &Exchange) -> Vec<String> {
 /// The latest of `ocmem_blocks`, or an empty string.
 fn latest_ocmem_block(request: &Exchange) -> String {
     ocmem_blocks(request).pop().unwrap_or_default()
-}
-
-/// The `- ` lines under `header` (such as `open_errors:`) in rendered context.
-fn section(block: &str, header: &str) -> Vec<String> {
-    block
-        .lines()
-        .skip_while(|line| line.trim() != header)
-        .skip(1)
-        .take_while(|line| line.starts_with("- "))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The first model request (not a compaction) that carries `prompt` and no text of `unless`.
@@ -554,45 +471,12 @@ fn first_request_with<'a>(
 /// and the registry tripwire) and the plugin `ocmem init opencode` installs, with the same
 /// ocmem data directory. Returns the system prompt of its model request.
 fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
-        "install-opencode",
-        &layout.logs,
-        INSTALL_TIMEOUT,
-        deadline,
-    );
-    out.assert_success("tests/e2e/install-opencode.sh");
-    let named = |key: &str| {
-        out.stdout
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-            .map(PathBuf::from)
-            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout))
-    };
-    let bin = named("opencode");
-    let plugin_deps_dir = named("plugin-deps");
-
+    let installed = opencode::install(layout, INSTALL_TIMEOUT, deadline);
     let server = model::Server::start(layout.demo.clone());
-    let config = json!({
-        "autoupdate": false,
-        "share": "disabled",
-        "enabled_providers": ["mock"],
-        "model": format!("mock/{}", model::MODEL_ID),
-        "small_model": format!("mock/{}", model::MODEL_ID),
-        "permission": {"bash": "allow", "edit": "allow"},
-        "provider": {"mock": {
-            "npm": "@ai-sdk/openai-compatible",
-            "name": "Scripted model",
-            "options": {"baseURL": server.base_url, "apiKey": "not-a-real-key"},
-            "models": {model::MODEL_ID: {"name": "Scripted model", "tool_call": true,
-                                          "limit": {"context": 20_000, "output": 4_000}}}
-        }}
-    });
-    claude_code::write(
+    write(
         &layout.demo,
         "opencode.json",
-        &serde_json::to_string_pretty(&config).unwrap(),
+        &serde_json::to_string_pretty(&opencode::config(&server.base_url)).unwrap(),
     );
     // The plugin, as a user installs it for one project: it runs this binary by its path.
     run(
@@ -603,39 +487,17 @@ fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
         deadline,
     )
     .assert_success("ocmem init opencode --project");
-    let seeded: Vec<plugin_deps::Seeded> = [
-        layout.xdg_config.join("opencode"),
-        layout.demo.join(".opencode"),
-    ]
-    .iter()
-    .map(|dir| plugin_deps::seed(dir, &plugin_deps_dir))
-    .collect();
+    let seeded: Vec<plugin_deps::Seeded> = opencode::config_dirs(layout)
+        .iter()
+        .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
+        .collect();
     let registry = plugin_deps::Tripwire::start();
 
-    let mut cmd = Command::new(&bin);
+    let mut cmd = Command::new(&installed.bin);
     cmd.args(["run", "--format", "json", SECOND_PROMPT])
-        .args(["--print-logs", "--log-level", "DEBUG"])
-        .current_dir(&layout.demo)
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("PWD", &layout.demo)
-        .env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_DATA_DIR", &layout.data)
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-        .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
-        .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
-        .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
-        .env("NPM_CONFIG_REGISTRY", &registry.url)
-        .env("NPM_CONFIG_FETCH_RETRIES", "0")
-        .env("NO_COLOR", "1");
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    opencode::isolate(&mut cmd, layout, &registry.url);
     run(
         &mut cmd,
         "opencode-run",
@@ -683,7 +545,12 @@ fn ocmem_gives_claude_code_a_working_memory() {
         .unwrap();
     let layout = Layout::new(dir.path());
     let server = anthropic_model::Server::start(Arc::new(script(&layout.demo)));
-    let _keep = claude_code::KeepOnFailure::new(dir, &layout, server.log());
+    let _keep = KeepOnFailure::new(
+        dir,
+        &layout,
+        ("Claude Code's directory", claude_code::claude_dir(&layout)),
+        server.log(),
+    );
 
     let bin = claude_code::install(&layout, INSTALL_TIMEOUT, deadline);
     make_demo_repo(&layout, deadline);
@@ -793,23 +660,12 @@ fn ocmem_gives_claude_code_a_working_memory() {
     );
 
     // Workspace memory: the explicit rule and the good candidates; none of the junk.
-    let entries = memory_entries(&layout);
-    let explicit = active_entry(&entries, REMEMBERED)
-        .unwrap_or_else(|| panic!("no active entry {REMEMBERED:?} in {entries:#?}"));
-    assert_eq!(explicit["source"], "explicit", "{explicit}");
-    for candidate in GOOD_CANDIDATES {
-        let entry = active_entry(&entries, candidate)
-            .unwrap_or_else(|| panic!("candidate {candidate:?} not stored: {entries:#?}"));
-        assert_eq!(entry["source"], "compaction", "{entry}");
-    }
-    for candidate in BAD_CANDIDATES {
-        assert!(
-            entries
-                .iter()
-                .all(|e| !e["text"].as_str().unwrap_or("").contains(candidate)),
-            "{candidate:?} should have been rejected: {entries:#?}"
-        );
-    }
+    stores::assert_workspace_memory(
+        &memory_entries(&layout),
+        REMEMBERED,
+        &GOOD_CANDIDATES,
+        &BAD_CANDIDATES,
+    );
 
     // Session 2: its first request carries workspace memory, and none of session 1's errors.
     let second = claude_code.run("claude-session-2", SECOND_PROMPT, None);
@@ -885,7 +741,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     assert!(
         log.contains(&*missing.to_string_lossy()),
         "Claude Code did not try the missing binary; its debug log:\n{}",
-        claude_code::tail(&log, 4000)
+        process::tail(&log, 4000)
     );
 
     // Claude Code asked the scripted API for nothing it does not serve (with nonessential

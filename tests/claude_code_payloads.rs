@@ -25,9 +25,21 @@ mod anthropic_model;
 #[path = "e2e/claude_code.rs"]
 #[allow(dead_code)]
 mod claude_code;
+#[path = "e2e/demo.rs"]
+#[allow(dead_code)] // the TypeScript project is the scenario tests'
+mod demo;
+#[path = "e2e/http.rs"]
+mod http;
+#[path = "e2e/process.rs"]
+mod process;
+#[path = "e2e/workdir.rs"]
+mod workdir;
 
 use anthropic_model::{Exchange, Reply};
-use claude_code::{claude, run, Layout};
+use claude_code::claude;
+use demo::write;
+use process::run;
+use workdir::{KeepOnFailure, Layout};
 
 const FIXTURE: &str = "tests/fixtures/claude-code-2.1.330/tools.jsonl";
 const REGENERATE: &str = "OCMEM_REGENERATE=1 cargo test --test claude_code_payloads";
@@ -229,22 +241,27 @@ fn claude_code_tool_payloads_match_the_fixture() {
         .unwrap();
     let layout = Layout::new(dir.path());
     let server = anthropic_model::Server::start(Arc::new(script(&layout.demo)));
-    let _keep = claude_code::KeepOnFailure::new(dir, &layout, server.log());
+    let _keep = KeepOnFailure::new(
+        dir,
+        &layout,
+        ("Claude Code's directory", claude_code::claude_dir(&layout)),
+        server.log(),
+    );
 
     let bin = claude_code::install(&layout, INSTALL_TIMEOUT, deadline);
     let demo = &layout.demo;
-    claude_code::write(
+    write(
         demo,
         "src/greet.ts",
         "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n",
     );
-    claude_code::write(
+    write(
         demo,
         "src/main.ts",
         "import { greet } from \"./greet\";\n\nconsole.log(greet(\"world\"));\n",
     );
-    claude_code::write(demo, "notes.ipynb", NOTEBOOK);
-    claude_code::git_repo(&layout, &["initial commit"], SHORT_TIMEOUT, deadline);
+    write(demo, "notes.ipynb", NOTEBOOK);
+    demo::git_repo(&layout, &["initial commit"], SHORT_TIMEOUT, deadline);
 
     let record = layout.root.join("hooks.jsonl");
     let hook = claude_code::recording_hook(&layout, &record);

@@ -18,13 +18,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use tempfile::TempDir;
+use serde_json::Value;
 
 /// The pinned OpenCode release.
 const OPENCODE_VERSION: &str = "1.18.33";
@@ -37,9 +34,6 @@ const SECOND_PROMPT: &str = "what should I keep in mind when I change this repos
 /// What the first message asks to remember.
 const REMEMBERED: &str = "always run npm run typecheck before committing";
 
-/// The compiler error `npm run typecheck` prints until the file `fixed` exists.
-const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not \
-                        assignable to parameter of type 'number'.";
 /// The demo repository's commit subjects: `git log` prints them, and they say "errors".
 const COMMIT_SUBJECTS: [&str; 2] = [
     "fix: silence memory load errors in the loader",
@@ -65,391 +59,58 @@ const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The demo repository.
+#[path = "e2e/demo.rs"]
+mod demo;
+#[path = "e2e/http.rs"]
+mod http;
 /// The scripted model server.
 #[path = "e2e/model.rs"]
 mod model;
+/// Installing and isolating OpenCode.
+#[path = "e2e/opencode.rs"]
+mod opencode;
 /// The plugin API OpenCode would install, seeded, and the registry tripwire.
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
+#[path = "e2e/process.rs"]
+mod process;
+/// What ocmem stored and rendered.
+#[path = "e2e/stores.rs"]
+mod stores;
+/// The temporary directory, kept on failure.
+#[path = "e2e/workdir.rs"]
+mod workdir;
 
+use demo::write;
 use model::{Exchange, Kind};
+use opencode::Installed;
 use plugin_deps::{Seeded, Tripwire};
+use process::run;
+use stores::{section, OCMEM_HEADERS};
+use workdir::{KeepOnFailure, Layout};
 
-// ---------------------------------------------------------------------------------------------
-// The temporary directory, kept on failure
-// ---------------------------------------------------------------------------------------------
-
-/// Where everything of one run lives, all inside one temporary directory.
-struct Layout {
-    root: PathBuf,
-    home: PathBuf,
-    xdg_config: PathBuf,
-    xdg_data: PathBuf,
-    xdg_cache: PathBuf,
-    xdg_state: PathBuf,
-    tmp: PathBuf,
-    /// ocmem's data directory (`OCMEM_DATA_DIR`).
-    data: PathBuf,
-    /// The stdout and stderr of every process the test runs.
-    logs: PathBuf,
-    /// The demo repository.
-    demo: PathBuf,
-}
-
-impl Layout {
-    fn new(root: &Path) -> Layout {
-        let root = root.canonicalize().unwrap();
-        let home = root.join("home");
-        let layout = Layout {
-            xdg_config: home.join(".config"),
-            xdg_data: home.join(".local/share"),
-            xdg_cache: home.join(".cache"),
-            xdg_state: home.join(".local/state"),
-            tmp: root.join("tmp"),
-            data: root.join("ocmem-data"),
-            logs: root.join("logs"),
-            demo: root.join("demo"),
-            home,
-            root,
-        };
-        for dir in [
-            &layout.xdg_config,
-            &layout.xdg_data,
-            &layout.xdg_cache,
-            &layout.xdg_state,
-            &layout.tmp,
-            &layout.logs,
-            &layout.demo,
-        ] {
-            fs::create_dir_all(dir).unwrap();
-        }
-        layout
-    }
-
-    fn opencode_logs(&self) -> PathBuf {
-        self.xdg_data.join("opencode/log")
-    }
-
-    /// The config directories OpenCode reads here, each of which it installs its plugin API
-    /// into: its global one and the demo repository's `.opencode/` (`~/.opencode` does not
-    /// exist, and `OPENCODE_CONFIG_DIR` is not set).
-    fn opencode_config_dirs(&self) -> [PathBuf; 2] {
-        [
-            self.xdg_config.join("opencode"),
-            self.demo.join(".opencode"),
-        ]
-    }
-}
-
-/// Owns the temporary directory. When the test fails (a panic unwinds through it), it keeps the
-/// directory, writes the model requests to `model-requests.json`, and prints where to look.
-struct KeepOnFailure {
-    dir: Option<TempDir>,
-    root: PathBuf,
-    notes: Vec<(&'static str, PathBuf)>,
-    requests: Arc<Mutex<Vec<Exchange>>>,
-}
-
-impl Drop for KeepOnFailure {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            return; // the TempDir is removed
-        }
-        if let Some(dir) = self.dir.take() {
-            let _ = dir.keep();
-        }
-        let requests = match self.requests.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        let dump: Vec<Value> = requests
-            .iter()
-            .map(|e| {
-                json!({"method": e.method, "path": e.path, "kind": e.kind.map(|k| format!("{k:?}")),
-                       "reply": e.reply, "body": e.body})
-            })
-            .collect();
-        let dump_path = self.root.join("model-requests.json");
-        let _ = fs::write(
-            &dump_path,
-            serde_json::to_string_pretty(&dump).unwrap_or_default(),
-        );
-
-        eprintln!("\nocmem e2e: FAILED; kept {}", self.root.display());
-        for (what, path) in &self.notes {
-            eprintln!("  {what:<24} {}", path.display());
-        }
-        eprintln!("  {:<24} {}", "model requests (JSON)", dump_path.display());
-        eprintln!("  the model server received {} requests:", requests.len());
-        for (i, e) in requests.iter().enumerate() {
-            let kind = e.kind.map_or_else(|| "-".to_string(), |k| format!("{k:?}"));
-            eprintln!(
-                "   {i:>3} {} {} [{kind}, {} tool results] -> {}",
-                e.method,
-                e.path,
-                e.tool_results(),
-                e.reply
-            );
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes, each with a timeout
-// ---------------------------------------------------------------------------------------------
-
-struct Finished {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-}
-
-impl Finished {
-    fn assert_success(&self, what: &str) {
-        assert!(
-            self.status.success(),
-            "{what} failed ({}).\nstdout:\n{}\nstderr:\n{}",
-            self.status,
-            tail(&self.stdout, 4000),
-            tail(&self.stderr, 4000)
-        );
-    }
-}
-
-fn tail(text: &str, max: usize) -> &str {
-    let mut start = text.len().saturating_sub(max);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    &text[start..]
-}
-
-/// Runs `cmd` in a process group of its own, with stdin closed and stdout and stderr in
-/// `<logs>/<name>.stdout|stderr`; after `timeout` (or at the test's deadline, whichever comes
-/// first) the whole group is killed and the test fails.
-fn run(
-    cmd: &mut Command,
-    name: &str,
-    logs: &Path,
-    timeout: Duration,
-    deadline: Instant,
-) -> Finished {
-    use std::os::unix::process::CommandExt;
-
-    let stdout_path = logs.join(format!("{name}.stdout"));
-    let stderr_path = logs.join(format!("{name}.stderr"));
-    cmd.stdin(Stdio::null())
-        .stdout(fs::File::create(&stdout_path).unwrap())
-        .stderr(fs::File::create(&stderr_path).unwrap())
-        .process_group(0);
-    let started = Instant::now();
-    let limit = (started + timeout).min(deadline);
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {name} ({:?}): {e}", cmd.get_program()));
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() >= limit {
-            // The child leads its own group: kill it and whatever it started (bash, npm, node).
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "{name} did not finish within {:.0?}; killed. Its output: {} and {}",
-                limit - started,
-                stdout_path.display(),
-                stderr_path.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    eprintln!(
-        "ocmem e2e: {name} finished in {:.1?} ({status})",
-        started.elapsed()
-    );
-    Finished {
-        status,
-        stdout: fs::read_to_string(&stdout_path).unwrap_or_default(),
-        stderr: fs::read_to_string(&stderr_path).unwrap_or_default(),
-    }
+/// OpenCode's own log directory.
+fn opencode_logs(layout: &Layout) -> PathBuf {
+    layout.xdg_data.join("opencode/log")
 }
 
 // ---------------------------------------------------------------------------------------------
 // Setup: OpenCode, the demo repository, the configuration
 // ---------------------------------------------------------------------------------------------
 
-/// The installed OpenCode.
-struct Installed {
-    /// The opencode binary.
-    bin: PathBuf,
-    /// The plugin API as OpenCode would install it into a config directory.
-    plugin_deps: PathBuf,
-}
-
-/// Runs the install script, which names what it installed on stdout (`opencode=<binary>`,
-/// `plugin-deps=<directory>`).
-fn install_opencode(layout: &Layout, deadline: Instant) -> Installed {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/install-opencode.sh");
-    let out = run(
-        Command::new("bash").arg(&script),
-        "install-opencode",
-        &layout.logs,
-        INSTALL_TIMEOUT,
-        deadline,
-    );
-    out.assert_success("tests/e2e/install-opencode.sh");
-    let named = |key: &str| {
-        let path = out
-            .stdout
-            .lines()
-            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-            .map(PathBuf::from)
-            .unwrap_or_else(|| panic!("install-opencode.sh did not print {key}=:\n{}", out.stdout));
-        assert!(
-            path.exists(),
-            "install-opencode.sh printed {key}={}, which does not exist",
-            path.display()
-        );
-        path
-    };
-    Installed {
-        bin: named("opencode"),
-        plugin_deps: named("plugin-deps"),
-    }
-}
-
-/// Writes `content` to `dir/relative`, creating the parent directories.
-fn write(dir: &Path, relative: &str, content: &str) {
-    let path = dir.join(relative);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
-
 /// The demo repository: a TypeScript project whose `npm run typecheck` fails with TS2345 until
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors", OpenCode's configuration for the scripted model, and the ocmem plugin.
 fn make_demo_repo(layout: &Layout, base_url: &str, deadline: Instant) {
     let demo = &layout.demo;
-    write(
-        demo,
-        "package.json",
-        r#"{
-  "name": "demo",
-  "version": "1.0.0",
-  "private": true,
-  "scripts": {
-    "typecheck": "node check.js",
-    "test": "node test.js"
-  }
-}
-"#,
-    );
-    write(
-        demo,
-        "check.js",
-        &format!(
-            "// Stands in for `tsc --noEmit`: fails with one error until a file named `fixed` exists.\n\
-             const fs = require(\"fs\");\n\
-             if (fs.existsSync(\"fixed\")) {{\n  console.log(\"no errors\");\n  process.exit(0);\n}}\n\
-             console.log({});\nprocess.exit(2);\n",
-            serde_json::to_string(TS_ERROR).unwrap()
-        ),
-    );
-    write(
-        demo,
-        "test.js",
-        "// A failing test, reported the way `node --test` does.\n\
-         console.log(\"TAP version 13\");\n\
-         console.log(\"not ok 1 - adds numbers\");\n\
-         console.log(\"  AssertionError [ERR_ASSERTION]: 3 == 4\");\n\
-         console.log(\"# tests 1\");\n\
-         console.log(\"# fail 1\");\n\
-         process.exit(1);\n",
-    );
-    write(
-        demo,
-        "src/util.ts",
-        "export function add(a: number, b: number): number {\n  return a + b + 1;\n}\n",
-    );
-    write(
-        demo,
-        "src/index.ts",
-        r#"import { add } from "./util";
-
-// Prints the sum of two numbers.
-//
-// The first argument is a string by mistake: the typecheck
-// reports it below.
-
-export function main(): void {
-  const total =
-    add("1", 2);
-  console.log(total);
-}
-"#,
-    );
+    demo::write_typescript_project(demo);
     write(demo, ".gitignore", "fixed\n.opencode/\nopencode.json\n");
-
-    let git = |args: &[&str], name: &str| {
-        run(
-            Command::new("git")
-                .args(args)
-                .current_dir(demo)
-                .env("HOME", &layout.home)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_AUTHOR_NAME", "Demo")
-                .env("GIT_AUTHOR_EMAIL", "demo@example.com")
-                .env("GIT_COMMITTER_NAME", "Demo")
-                .env("GIT_COMMITTER_EMAIL", "demo@example.com"),
-            name,
-            &layout.logs,
-            SHORT_TIMEOUT,
-            deadline,
-        )
-        .assert_success(name);
-    };
-    git(&["init", "-q", "-b", "main"], "git-init");
-    git(&["add", "-A"], "git-add");
-    for (i, subject) in COMMIT_SUBJECTS.iter().enumerate() {
-        git(
-            &["commit", "-q", "--allow-empty", "-m", subject],
-            &format!("git-commit-{i}"),
-        );
-    }
-
-    // OpenCode's project configuration: only the scripted provider, a model with a small
-    // context (a reported usage above it makes OpenCode compact), bash and edits allowed, and
-    // nothing that phones home.
-    let config = json!({
-        "autoupdate": false,
-        "share": "disabled",
-        "enabled_providers": ["mock"],
-        "model": format!("mock/{}", model::MODEL_ID),
-        "small_model": format!("mock/{}", model::MODEL_ID),
-        "permission": {"bash": "allow", "edit": "allow"},
-        "provider": {
-            "mock": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "Scripted model",
-                "options": {"baseURL": base_url, "apiKey": "not-a-real-key"},
-                "models": {
-                    model::MODEL_ID: {
-                        "name": "Scripted model",
-                        "tool_call": true,
-                        "limit": {"context": 20_000, "output": 4_000}
-                    }
-                }
-            }
-        }
-    });
+    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
     write(
         demo,
         "opencode.json",
-        &serde_json::to_string_pretty(&config).unwrap(),
+        &serde_json::to_string_pretty(&opencode::config(base_url)).unwrap(),
     );
 
     // The real plugin, as a user installs it for one project.
@@ -463,18 +124,11 @@ export function main(): void {
     fs::copy(&plugin, demo.join(".opencode/plugin/ocmem.js")).unwrap();
 }
 
-/// `opencode <args>` in the demo repository, isolated: HOME, the XDG directories and TMPDIR in
-/// the temporary directory, no inherited OpenCode, ocmem or npm settings, ocmem's binary and data
-/// directory named, OpenCode's update checks, sharing, model catalogue and downloads turned off,
-/// and npm's registry replaced by `registry` (the tripwire) with no retries. Its log goes to
-/// stderr (`--print-logs`): OpenCode's log file loses its tail at exit.
+/// `opencode <args>`, isolated (`opencode::isolate`), with no inherited OpenCode, ocmem or npm
+/// settings and ocmem's binary named.
 fn opencode(layout: &Layout, installed: &Installed, registry: &str, args: &[&str]) -> Command {
     let mut cmd = Command::new(&installed.bin);
-    // OpenCode takes its directory from PWD when set, as a shell would have it.
-    cmd.args(args)
-        .args(["--print-logs", "--log-level", "DEBUG"])
-        .current_dir(&layout.demo)
-        .env("PWD", &layout.demo);
+    cmd.args(args);
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
         let upper = name.to_uppercase();
@@ -485,28 +139,7 @@ fn opencode(layout: &Layout, installed: &Installed, registry: &str, args: &[&str
             cmd.env_remove(name.as_ref());
         }
     }
-    cmd.env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("XDG_CACHE_HOME", &layout.xdg_cache)
-        .env("XDG_STATE_HOME", &layout.xdg_state)
-        .env("TMPDIR", &layout.tmp)
-        .env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"))
-        .env("OCMEM_DATA_DIR", &layout.data)
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-        .env("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1")
-        .env("OPENCODE_DISABLE_CLAUDE_CODE", "1")
-        .env("OPENCODE_DISABLE_EXTERNAL_SKILLS", "1")
-        // OpenCode's installer reads npm's settings from the environment: any download it
-        // still attempts goes to the tripwire and fails at once.
-        .env("NPM_CONFIG_REGISTRY", registry)
-        .env("NPM_CONFIG_FETCH_RETRIES", "0")
-        // npm (run by the bash tool) would check for a newer npm and say so in the output.
-        .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
-        .env("NO_COLOR", "1");
+    opencode::isolate(&mut cmd, layout, registry).env("OCMEM_BIN", env!("CARGO_BIN_EXE_ocmem"));
     cmd
 }
 
@@ -523,42 +156,13 @@ fn session_id(stdout: &str) -> String {
 // Reading what ocmem added and stored
 // ---------------------------------------------------------------------------------------------
 
-/// The first 16 or 32 hex digits of sha256(text).
-fn sha256_hex(text: &str, digits: usize) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    hex[..digits].to_string()
-}
-
-fn workspace_dir(layout: &Layout) -> PathBuf {
-    let root = layout.demo.to_string_lossy();
-    layout.data.join("workspaces").join(sha256_hex(&root, 16))
-}
-
-fn session_file(layout: &Layout, session: &str) -> PathBuf {
-    workspace_dir(layout)
-        .join("sessions")
-        .join(format!("{}.json", sha256_hex(session, 32)))
-}
-
 /// The part of a system prompt ocmem added: from its first header to the end.
 fn ocmem_block(system: &str) -> &str {
-    ["Workspace memory (cross-session", "Hot session state ("]
+    OCMEM_HEADERS
         .iter()
         .filter_map(|header| system.find(header))
         .min()
         .map_or("", |start| &system[start..])
-}
-
-/// The `- ` lines under `header` (such as `open_errors:`) in a rendered block.
-fn section(block: &str, header: &str) -> Vec<String> {
-    block
-        .lines()
-        .skip_while(|line| line.trim() != header)
-        .skip(1)
-        .take_while(|line| line.starts_with("- "))
-        .map(str::to_string)
-        .collect()
 }
 
 /// The one agent step of the first session (before its compaction) that holds `results` tool
@@ -581,26 +185,12 @@ fn first_session_step(exchanges: &[Exchange], results: usize) -> &Exchange {
     steps[0]
 }
 
-fn memory_entries(layout: &Layout) -> Vec<Value> {
-    let path = workspace_dir(layout).join("workspace-memory.json");
-    let text =
-        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let store: Value = serde_json::from_str(&text).unwrap();
-    store["entries"].as_array().cloned().unwrap_or_default()
-}
-
-fn active_entry<'a>(entries: &'a [Value], text: &str) -> Option<&'a Value> {
-    entries
-        .iter()
-        .find(|e| e["status"] == "active" && e["text"].as_str().is_some_and(|t| t.contains(text)))
-}
-
 /// Every line of OpenCode's own log, with the file it is in: the log files under its data
 /// directory, and the log each `opencode` process printed on stderr (`--print-logs`).
 fn opencode_log_lines(layout: &Layout) -> Vec<(PathBuf, String)> {
     let mut files: Vec<PathBuf> = Vec::new();
     for (dir, prefix) in [
-        (layout.opencode_logs(), ""),
+        (opencode_logs(layout), ""),
         (layout.logs.clone(), "opencode-"),
     ] {
         if let Ok(entries) = fs::read_dir(dir) {
@@ -665,24 +255,19 @@ fn ocmem_gives_opencode_a_working_memory() {
         .tempdir()
         .unwrap();
     let layout = Layout::new(dir.path());
+    let workspace = stores::workspace_dir(&layout);
     let server = model::Server::start(layout.demo.clone());
-    let _keep = KeepOnFailure {
-        root: layout.root.clone(),
-        dir: Some(dir),
-        notes: vec![
-            ("OpenCode logs", layout.opencode_logs()),
-            ("process output", layout.logs.clone()),
-            ("ocmem data dir", layout.data.clone()),
-            ("demo repository", layout.demo.clone()),
-        ],
-        requests: server.log(),
-    };
+    let _keep = KeepOnFailure::new(
+        dir,
+        &layout,
+        ("OpenCode logs", opencode_logs(&layout)),
+        server.log(),
+    );
 
-    let installed = install_opencode(&layout, deadline);
+    let installed = opencode::install(&layout, INSTALL_TIMEOUT, deadline);
     make_demo_repo(&layout, &server.base_url, deadline);
     // What OpenCode would install at startup, in place before it starts; downloads go nowhere.
-    let seeded: Vec<Seeded> = layout
-        .opencode_config_dirs()
+    let seeded: Vec<Seeded> = opencode::config_dirs(&layout)
         .iter()
         .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
         .collect();
@@ -822,24 +407,13 @@ fn ocmem_gives_opencode_a_working_memory() {
 
     // Workspace memory: the explicit rule, the good candidates; not the commit subject, not the
     // raw error.
-    let entries = memory_entries(&layout);
-    let explicit = active_entry(&entries, REMEMBERED)
-        .unwrap_or_else(|| panic!("no active entry {REMEMBERED:?} in {entries:#?}"));
-    assert_eq!(explicit["source"], "explicit", "{explicit}");
-    for candidate in GOOD_CANDIDATES {
-        let entry = active_entry(&entries, candidate)
-            .unwrap_or_else(|| panic!("candidate {candidate:?} not stored: {entries:#?}"));
-        assert_eq!(entry["source"], "compaction", "{entry}");
-    }
-    for candidate in BAD_CANDIDATES {
-        assert!(
-            entries
-                .iter()
-                .all(|e| !e["text"].as_str().unwrap_or("").contains(candidate)),
-            "{candidate:?} should have been rejected: {entries:#?}"
-        );
-    }
-    let first_store = session_file(&layout, &first_session);
+    stores::assert_workspace_memory(
+        &stores::memory_entries(&workspace),
+        REMEMBERED,
+        &GOOD_CANDIDATES,
+        &BAD_CANDIDATES,
+    );
+    let first_store = stores::session_file(&workspace, &first_session);
     assert!(
         first_store.is_file(),
         "no session store {}",
@@ -890,11 +464,11 @@ fn ocmem_gives_opencode_a_working_memory() {
         first_store.display()
     );
     assert!(
-        session_file(&layout, &second_session).is_file(),
+        stores::session_file(&workspace, &second_session).is_file(),
         "the second session's store should remain"
     );
     assert!(
-        active_entry(&memory_entries(&layout), REMEMBERED).is_some(),
+        stores::active_entry(&stores::memory_entries(&workspace), REMEMBERED).is_some(),
         "deleting a session must not touch workspace memory"
     );
 
@@ -905,7 +479,7 @@ fn ocmem_gives_opencode_a_working_memory() {
     assert!(
         lines.iter().any(|(_, line)| line.contains("level=INFO")),
         "no OpenCode log lines under {} or {}",
-        layout.opencode_logs().display(),
+        opencode_logs(&layout).display(),
         layout.logs.display()
     );
     let problems: Vec<String> = lines

@@ -1,17 +1,18 @@
-//! A scripted Anthropic Messages API server: plain HTTP/1.1 on 127.0.0.1, one request per
-//! connection. `POST /v1/messages` is answered as a stream of server-sent events
+//! A scripted Anthropic Messages API server (`http.rs`: plain HTTP/1.1 on 127.0.0.1, one
+//! request per connection). `POST /v1/messages` is answered as a stream of server-sent events
 //! (`message_start`, `content_block_start`/`_delta`/`_stop`, `message_delta`, `message_stop`)
 //! or, when the request does not ask for a stream, as one JSON message; `count_tokens` gets a
 //! small count. What to answer is decided by the script the test passes in, from the request body
 //! alone (never from timing or order of arrival). Every request is recorded for the assertions.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
 
 use serde_json::{json, Value};
+
+use super::http::{self, write_event_stream_head, write_json, Request};
+use super::workdir::Recorded;
 
 /// Input tokens reported for an ordinary answer: far below any context window.
 pub const SMALL_USAGE: u64 = 1_200;
@@ -87,6 +88,16 @@ impl Exchange {
             .flatten()
             .filter(|block| block["type"] == "tool_result")
             .collect()
+    }
+}
+
+impl Recorded for Exchange {
+    fn dump(&self) -> Value {
+        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
+    }
+
+    fn summary(&self) -> String {
+        format!("{} {} -> {}", self.method, self.path, self.reply)
     }
 }
 
@@ -180,22 +191,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on a port chosen by the OS.
     pub fn start(script: Arc<Script>) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let port = listener.local_addr().unwrap().port();
         let log = Arc::new(Mutex::new(Vec::new()));
         let shared = Arc::clone(&log);
-        // The accepting thread lives as long as the test process; every connection gets a
-        // thread of its own, because requests may overlap.
-        thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let log = Arc::clone(&shared);
-                let script = Arc::clone(&script);
-                thread::spawn(move || {
-                    // A client that goes away mid-answer is not the server's failure.
-                    let _ = handle(stream, &*script, &log);
-                });
-            }
-        });
+        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
+            answer(request, out, &*script, &shared)
+        }));
         Server {
             base_url: format!("http://127.0.0.1:{port}"),
             log,
@@ -220,13 +220,14 @@ impl Server {
     }
 }
 
-/// Serves one connection: reads one request, answers it, closes.
-fn handle(stream: TcpStream, script: &Script, log: &Mutex<Vec<Exchange>>) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut out = stream;
-    let (method, path, raw) = read_request(&mut reader)?;
-    let body: Value = serde_json::from_slice(&raw).unwrap_or(Value::Null);
+/// Answers one request and records it.
+fn answer(
+    request: Request,
+    out: &mut TcpStream,
+    script: &Script,
+    log: &Mutex<Vec<Exchange>>,
+) -> std::io::Result<()> {
+    let Request { method, path, body } = request;
     let mut exchange = Exchange {
         method,
         path,
@@ -237,7 +238,7 @@ fn handle(stream: TcpStream, script: &Script, log: &Mutex<Vec<Exchange>>) -> std
     if exchange.method == "POST" && route == "/v1/messages/count_tokens" {
         exchange.reply = "count_tokens".into();
         log.lock().unwrap().push(exchange);
-        write_json(&mut out, "200 OK", &json!({"input_tokens": SMALL_USAGE}))
+        write_json(out, "200 OK", &json!({"input_tokens": SMALL_USAGE}))
     } else if exchange.is_message() {
         let reply = script(&exchange);
         exchange.reply = reply.describe();
@@ -245,7 +246,7 @@ fn handle(stream: TcpStream, script: &Script, log: &Mutex<Vec<Exchange>>) -> std
         let stream = exchange.body["stream"] == true;
         log.lock().unwrap().push(exchange);
         if stream {
-            write_stream(&mut out, &model, &reply)
+            write_stream(out, &model, &reply)
         } else {
             let message = json!({
                 "id": "msg_ocmem_e2e", "type": "message", "role": "assistant", "model": model,
@@ -253,91 +254,15 @@ fn handle(stream: TcpStream, script: &Script, log: &Mutex<Vec<Exchange>>) -> std
                 "stop_sequence": null,
                 "usage": {"input_tokens": reply.input_tokens(), "output_tokens": 40},
             });
-            write_json(&mut out, "200 OK", &message)
+            write_json(out, "200 OK", &message)
         }
     } else {
         exchange.reply = "404".into();
         let error = json!({"type": "error", "error": {"type": "not_found_error",
             "message": format!("no route for {} {}", exchange.method, exchange.path)}});
         log.lock().unwrap().push(exchange);
-        write_json(&mut out, "404 Not Found", &error)
+        write_json(out, "404 Not Found", &error)
     }
-}
-
-/// Reads the request line, the headers and the body (by `Content-Length`, or chunked).
-fn read_request(reader: &mut impl BufRead) -> std::io::Result<(String, String, Vec<u8>)> {
-    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut words = line.split_whitespace();
-    let method = words
-        .next()
-        .ok_or_else(|| bad("no request line"))?
-        .to_string();
-    let path = words
-        .next()
-        .ok_or_else(|| bad("no request path"))?
-        .to_string();
-
-    let mut content_length = 0usize;
-    let mut chunked = false;
-    loop {
-        line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(bad("headers cut short"));
-        }
-        let header = line.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            let value = value.trim();
-            if name.eq_ignore_ascii_case("content-length") {
-                content_length = value.parse().map_err(|_| bad("bad content-length"))?;
-            } else if name.eq_ignore_ascii_case("transfer-encoding") {
-                chunked = value.to_ascii_lowercase().contains("chunked");
-            }
-        }
-    }
-
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            line.clear();
-            reader.read_line(&mut line)?;
-            let size_hex = line.trim().split(';').next().unwrap_or("");
-            let size = usize::from_str_radix(size_hex, 16).map_err(|_| bad("bad chunk"))?;
-            if size == 0 {
-                loop {
-                    line.clear();
-                    if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
-                        break;
-                    }
-                }
-                break;
-            }
-            let start = body.len();
-            body.resize(start + size, 0);
-            reader.read_exact(&mut body[start..])?;
-            line.clear();
-            reader.read_line(&mut line)?; // the CRLF after the chunk
-        }
-    } else {
-        body.resize(content_length, 0);
-        reader.read_exact(&mut body)?;
-    }
-    Ok((method, path, body))
-}
-
-fn write_json(out: &mut TcpStream, status: &str, value: &Value) -> std::io::Result<()> {
-    let body = value.to_string();
-    write!(
-        out,
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    out.flush()
 }
 
 /// Streams `reply` as the Messages API does: `message_start` (with the input tokens), one
@@ -345,11 +270,7 @@ fn write_json(out: &mut TcpStream, status: &str, value: &Value) -> std::io::Resu
 /// `message_delta` with the stop reason, `message_stop`. The body ends when the connection
 /// closes.
 fn write_stream(out: &mut TcpStream, model: &str, reply: &Reply) -> std::io::Result<()> {
-    write!(
-        out,
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-         Connection: close\r\n\r\n"
-    )?;
+    write_event_stream_head(out)?;
     let mut events = vec![(
         "message_start",
         json!({"type": "message_start", "message": {

@@ -1,19 +1,19 @@
-//! A scripted OpenAI-compatible chat-completions server: plain HTTP/1.1 on 127.0.0.1, one
-//! request per connection, streaming answers as server-sent events. Every reply is decided from
-//! the request body alone (which kind of request it is, which user message it carries, how many
-//! tool results it holds), never from timing or from the order of arrival, so OpenCode may send
-//! requests concurrently (the title is generated alongside the first step) without changing the
-//! script. Every request is recorded for the assertions.
+//! A scripted OpenAI-compatible chat-completions server (`http.rs`: plain HTTP/1.1 on
+//! 127.0.0.1, one request per connection), streaming answers as server-sent events. Every reply
+//! is decided from the request body alone (which kind of request it is, which user message it
+//! carries, how many tool results it holds), never from timing or from the order of arrival, so
+//! OpenCode may send requests concurrently (the title is generated alongside the first step)
+//! without changing the script. Every request is recorded for the assertions.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use super::http::{self, write_event_stream_head, write_json, Request};
+use super::workdir::Recorded;
 use super::{BAD_CANDIDATES, FIRST_PROMPT, GOOD_CANDIDATES, SECOND_PROMPT};
 
 /// The model id the server reports and OpenCode is configured with.
@@ -90,6 +90,27 @@ impl Exchange {
     }
 }
 
+impl Recorded for Exchange {
+    fn dump(&self) -> Value {
+        let kind = self.kind.map(|k| format!("{k:?}"));
+        json!({"method": self.method, "path": self.path, "kind": kind,
+               "reply": self.reply, "body": self.body})
+    }
+
+    fn summary(&self) -> String {
+        let kind = self
+            .kind
+            .map_or_else(|| "-".to_string(), |k| format!("{k:?}"));
+        format!(
+            "{} {} [{kind}, {} tool results] -> {}",
+            self.method,
+            self.path,
+            self.tool_results(),
+            self.reply
+        )
+    }
+}
+
 /// What the scripted model answers.
 #[derive(Debug)]
 enum Reply {
@@ -138,22 +159,11 @@ impl Server {
     /// Starts the server on a port chosen by the OS. `demo` is the repository the first
     /// session works in (the file tools take absolute paths).
     pub fn start(demo: PathBuf) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        let port = listener.local_addr().unwrap().port();
         let log = Arc::new(Mutex::new(Vec::new()));
         let shared = Arc::clone(&log);
-        // The accepting thread lives as long as the test process; every connection gets a
-        // thread of its own, because OpenCode sends some requests concurrently.
-        thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let log = Arc::clone(&shared);
-                let demo = demo.clone();
-                thread::spawn(move || {
-                    // A client that goes away mid-answer is not the server's failure.
-                    let _ = handle(stream, &demo, &log);
-                });
-            }
-        });
+        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
+            answer(request, out, &demo, &shared)
+        }));
         Server {
             base_url: format!("http://127.0.0.1:{port}/v1"),
             log,
@@ -170,14 +180,14 @@ impl Server {
     }
 }
 
-/// Serves one connection: reads one request, answers it, closes.
-fn handle(stream: TcpStream, demo: &Path, log: &Mutex<Vec<Exchange>>) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut out = stream;
-    let (method, path, raw) = read_request(&mut reader)?;
-    let body: Value = serde_json::from_slice(&raw).unwrap_or(Value::Null);
-
+/// Answers one request and records it.
+fn answer(
+    request: Request,
+    out: &mut TcpStream,
+    demo: &Path,
+    log: &Mutex<Vec<Exchange>>,
+) -> std::io::Result<()> {
+    let Request { method, path, body } = request;
     let mut exchange = Exchange {
         method: method.clone(),
         path: path.clone(),
@@ -191,7 +201,7 @@ fn handle(stream: TcpStream, demo: &Path, log: &Mutex<Vec<Exchange>>) -> std::io
         exchange.kind = Some(kind);
         exchange.reply = reply.describe();
         log.lock().unwrap().push(exchange);
-        write_stream(&mut out, &reply)
+        write_stream(out, &reply)
     } else if method == "GET" && path_only.ends_with("/models") {
         exchange.reply = "model list".into();
         log.lock().unwrap().push(exchange);
@@ -199,91 +209,14 @@ fn handle(stream: TcpStream, demo: &Path, log: &Mutex<Vec<Exchange>>) -> std::io
             "object": "list",
             "data": [{"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "ocmem-e2e"}]
         });
-        write_json(&mut out, "200 OK", &list)
+        write_json(out, "200 OK", &list)
     } else {
         exchange.reply = "404".into();
         log.lock().unwrap().push(exchange);
         let error = json!({"error": {"message": format!("no route for {method} {path}"),
                                      "type": "invalid_request_error"}});
-        write_json(&mut out, "404 Not Found", &error)
+        write_json(out, "404 Not Found", &error)
     }
-}
-
-/// Reads the request line, the headers and the body (by `Content-Length`, or chunked).
-fn read_request(reader: &mut impl BufRead) -> std::io::Result<(String, String, Vec<u8>)> {
-    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut words = line.split_whitespace();
-    let method = words
-        .next()
-        .ok_or_else(|| bad("no request line"))?
-        .to_string();
-    let path = words
-        .next()
-        .ok_or_else(|| bad("no request path"))?
-        .to_string();
-
-    let mut content_length = 0usize;
-    let mut chunked = false;
-    loop {
-        line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            return Err(bad("headers cut short"));
-        }
-        let header = line.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            let value = value.trim();
-            if name.eq_ignore_ascii_case("content-length") {
-                content_length = value.parse().map_err(|_| bad("bad content-length"))?;
-            } else if name.eq_ignore_ascii_case("transfer-encoding") {
-                chunked = value.to_ascii_lowercase().contains("chunked");
-            }
-        }
-    }
-
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            line.clear();
-            reader.read_line(&mut line)?;
-            let size_hex = line.trim().split(';').next().unwrap_or("");
-            let size = usize::from_str_radix(size_hex, 16).map_err(|_| bad("bad chunk"))?;
-            if size == 0 {
-                // Trailers, if any, end with an empty line.
-                loop {
-                    line.clear();
-                    if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
-                        break;
-                    }
-                }
-                break;
-            }
-            let start = body.len();
-            body.resize(start + size, 0);
-            reader.read_exact(&mut body[start..])?;
-            line.clear();
-            reader.read_line(&mut line)?; // the CRLF after the chunk
-        }
-    } else {
-        body.resize(content_length, 0);
-        reader.read_exact(&mut body)?;
-    }
-    Ok((method, path, body))
-}
-
-fn write_json(out: &mut TcpStream, status: &str, value: &Value) -> std::io::Result<()> {
-    let body = value.to_string();
-    write!(
-        out,
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    out.flush()
 }
 
 /// Streams `reply` in the OpenAI chat-completions format: a `text/event-stream` of
@@ -291,11 +224,7 @@ fn write_json(out: &mut TcpStream, status: &str, value: &Value) -> std::io::Resu
 /// reason), a final chunk with `usage` and no choices, and `data: [DONE]`. The body ends when
 /// the connection closes.
 fn write_stream(out: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
-    write!(
-        out,
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-         Connection: close\r\n\r\n"
-    )?;
+    write_event_stream_head(out)?;
     let chunk = |delta: Value, finish: Value| {
         json!({
             "id": "chatcmpl-ocmem-e2e",
