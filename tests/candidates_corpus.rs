@@ -1,0 +1,177 @@
+//! The compaction gate on `tests/fixtures/candidates/<language>.jsonl`: memory-candidate lines
+//! in eight languages, each with the verdict it must get (`keep` for a durable fact, `reject`
+//! for session narration), written as compaction summaries carry them (the README there says
+//! how). The rules were written from the `rules` split; the `holdout` split measures them on
+//! lines they were not written from.
+
+use ocmem::domain::candidates::{gate, parse_candidates};
+use serde::Deserialize;
+
+const LANGUAGES: [(&str, &str); 8] = [
+    ("english", include_str!("fixtures/candidates/english.jsonl")),
+    ("chinese", include_str!("fixtures/candidates/chinese.jsonl")),
+    (
+        "japanese",
+        include_str!("fixtures/candidates/japanese.jsonl"),
+    ),
+    ("korean", include_str!("fixtures/candidates/korean.jsonl")),
+    ("spanish", include_str!("fixtures/candidates/spanish.jsonl")),
+    ("german", include_str!("fixtures/candidates/german.jsonl")),
+    ("french", include_str!("fixtures/candidates/french.jsonl")),
+    (
+        "portuguese",
+        include_str!("fixtures/candidates/portuguese.jsonl"),
+    ),
+];
+
+/// Share of the held-out durable facts that must be kept, and of held-out junk rejected.
+const HELD_OUT_TARGET: f64 = 0.95;
+
+#[derive(Debug, Deserialize)]
+struct Case {
+    id: String,
+    split: String,
+    expect: String,
+    kind: String,
+    line: String,
+    source: String,
+}
+
+impl Case {
+    fn keep(&self) -> bool {
+        self.expect == "keep"
+    }
+}
+
+fn cases(language: &str, corpus: &str) -> Vec<Case> {
+    corpus
+        .lines()
+        .enumerate()
+        .map(|(at, line)| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{language}.jsonl line {}: {e}", at + 1))
+        })
+        .collect()
+}
+
+/// The gate's verdict on the case's line under a `Memory candidates:` label: Ok, or the
+/// rejection's name as `promote --json` prints it.
+fn verdict(case: &Case) -> Result<(), String> {
+    let (candidates, unreadable) = parse_candidates(&format!("Memory candidates:\n{}", case.line));
+    assert!(unreadable.is_empty(), "{}: {unreadable:?}", case.id);
+    assert_eq!(candidates.len(), 1, "{}: one candidate per line", case.id);
+    gate(&candidates[0]).map_err(|rejection| {
+        serde_json::to_value(rejection)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+fn describe(case: &Case, got: &Result<(), String>) -> String {
+    let got = match got {
+        Ok(()) => "kept".to_string(),
+        Err(rule) => format!("rejected ({rule})"),
+    };
+    format!(
+        "{} [{}] expected {}, {got}: {}",
+        case.id, case.kind, case.expect, case.line
+    )
+}
+
+#[test]
+fn the_corpus_is_well_formed() {
+    let mut ids = std::collections::HashSet::new();
+    for (language, corpus) in LANGUAGES {
+        let cases = cases(language, corpus);
+        for case in &cases {
+            assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
+            assert!(
+                matches!(case.expect.as_str(), "keep" | "reject"),
+                "{}",
+                case.id
+            );
+            assert!(
+                matches!(case.split.as_str(), "rules" | "holdout"),
+                "{}",
+                case.id
+            );
+            assert!(!case.source.is_empty(), "{} names no source", case.id);
+        }
+        for split in ["rules", "holdout"] {
+            for keep in [true, false] {
+                let count = cases
+                    .iter()
+                    .filter(|c| c.split == split && c.keep() == keep)
+                    .count();
+                assert!(
+                    count >= 5,
+                    "{language}: {count} {split} cases of keep={keep}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_case_the_rules_were_written_from_gets_its_verdict() {
+    let mut failures = Vec::new();
+    for (language, corpus) in LANGUAGES {
+        for case in cases(language, corpus)
+            .iter()
+            .filter(|c| c.split == "rules")
+        {
+            let got = verdict(case);
+            if got.is_ok() != case.keep() {
+                failures.push(describe(case, &got));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn held_out_cases_meet_the_targets() {
+    let (mut kept, mut durable, mut rejected, mut junk) = (0, 0, 0, 0);
+    let mut misses = Vec::new();
+    for (language, corpus) in LANGUAGES {
+        let (mut language_kept, mut language_durable) = (0, 0);
+        let (mut language_rejected, mut language_junk) = (0, 0);
+        for case in cases(language, corpus)
+            .iter()
+            .filter(|c| c.split == "holdout")
+        {
+            let got = verdict(case);
+            if case.keep() {
+                language_durable += 1;
+                language_kept += usize::from(got.is_ok());
+            } else {
+                language_junk += 1;
+                language_rejected += usize::from(got.is_err());
+            }
+            if got.is_ok() != case.keep() {
+                misses.push(describe(case, &got));
+            }
+        }
+        println!(
+            "{language}: {language_kept}/{language_durable} durable facts kept, \
+             {language_rejected}/{language_junk} junk rejected"
+        );
+        (kept, durable) = (kept + language_kept, durable + language_durable);
+        (rejected, junk) = (rejected + language_rejected, junk + language_junk);
+    }
+    println!("all: {kept}/{durable} kept, {rejected}/{junk} rejected");
+    println!("misses:\n{}", misses.join("\n"));
+    let rate = |part: usize, whole: usize| part as f64 / whole as f64;
+    assert!(
+        rate(kept, durable) >= HELD_OUT_TARGET,
+        "{kept}/{durable} durable facts kept:\n{}",
+        misses.join("\n")
+    );
+    assert!(
+        rate(rejected, junk) >= HELD_OUT_TARGET,
+        "{rejected}/{junk} junk rejected:\n{}",
+        misses.join("\n")
+    );
+}
