@@ -1858,6 +1858,56 @@ mod tests {
     }
 
     #[test]
+    fn jvm_ruby_php_and_native_tools() {
+        let cases = [
+            ("ruby test/calc_test.rb", Test),
+            ("ruby -Ilib:test test/user_test.rb --name test_roles", Test),
+            ("ruby -I lib spec/calc_spec.rb", Test),
+            ("ruby -c app.rb", Lint),
+            ("ruby app.rb", Runtime),
+            ("ruby -e 'puts 1'", Runtime),
+            ("php -l src/Cart.php", Lint),
+            ("php vendor/bin/phpunit --filter testX", Test),
+            ("php app.php", Runtime),
+            (
+                "java -jar /opt/junit-platform-console-standalone.jar -cp out -c T",
+                Test,
+            ),
+            ("java -cp out Main", Runtime),
+            ("java -jar app.jar", Runtime),
+            ("valgrind --error-exitcode=1 ./app", Test),
+            ("valgrind ./app", Runtime),
+        ];
+        for (command, category) in cases {
+            assert_eq!(categories(command), [category], "{command}");
+        }
+    }
+
+    #[test]
+    fn the_failing_step_of_a_compound_command_decides() {
+        let lines = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        let compile_and_run = analyze("g++ a.cpp -o a && ./a");
+        let crashed = lines(&["bash: line 1: 42 Segmentation fault ./a"]);
+        assert_eq!(failure_category(&compile_and_run, &crashed), Some(Runtime));
+        let linker = lines(&["a.cpp:(.text+0xa): undefined reference to `f(int)'"]);
+        assert_eq!(failure_category(&compile_and_run, &linker), Some(Build));
+        let build_and_test = analyze("cmake --build build && ctest --test-dir build");
+        let ctest = lines(&["2/3 Test #2: t ....***Failed 0.01 sec", "2 - t (Failed)"]);
+        assert_eq!(failure_category(&build_and_test, &ctest), Some(Test));
+        let ninja = lines(&[
+            "a.cpp:2:3: error: x",
+            "ninja: build stopped: subcommand failed.",
+        ]);
+        assert_eq!(failure_category(&build_and_test, &ninja), Some(Build));
+        // A build that runs the tests fails as a test only when a test failed.
+        let gradle = analyze("gradle build");
+        let test_failed = lines(&["T > adds FAILED", "java.lang.AssertionError at T.java:11"]);
+        assert_eq!(failure_category(&gradle, &test_failed), Some(Test));
+        let compile_failed = lines(&["A.java:18: error: cannot find symbol"]);
+        assert_eq!(failure_category(&gradle, &compile_failed), Some(Build));
+    }
+
+    #[test]
     fn typescript_codes_are_word_bounded() {
         assert!(mentions_typescript_error("error TS2345: x"));
         assert!(mentions_typescript_error("TS2322"));

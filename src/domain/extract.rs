@@ -1575,6 +1575,92 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_report_names_each_test_and_what_failed() {
+        // A passing test's log glued to PHPUnit's progress dots is no failure of its own.
+        let phpunit = "FFError: connection refused (retrying)\n.   3 / 3 (100%)\n\nThere were 2 failures:\n\n1) OrderTest::testStatus\norder 42 should be shipped\nFailed asserting that two strings are equal.\n--- Expected\n+++ Actual\n\n/app/tests/OrderTest.php:9\n\nFAILURES!\nTests: 3, Assertions: 3, Failures: 2.\n";
+        assert_eq!(
+            error_lines(phpunit, true),
+            [
+                "1) OrderTest::testStatus",
+                "order 42 should be shipped",
+                "Failed asserting that two strings are equal."
+            ]
+        );
+        let rspec = "  1) Calc divides\n     Failure/Error: a / b\n\n     ZeroDivisionError:\n       divided by 0\n     # ./lib/calc.rb:7:in `divide'\n";
+        assert_eq!(
+            error_lines(rspec, true),
+            [
+                "1) Calc divides",
+                "Failure/Error: a / b",
+                "ZeroDivisionError: divided by 0"
+            ]
+        );
+        let minitest =
+            "  1) Failure:\nCalcTest#test_add [test/calc_test.rb:6]:\nExpected: 3\n  Actual: 4\n";
+        assert_eq!(
+            error_lines(minitest, true),
+            [
+                "CalcTest#test_add [test/calc_test.rb:6]:",
+                "Expected: 3",
+                "Actual: 4"
+            ]
+        );
+        // Deeper-indented numbers are a spec tree's entries, not headings; nor do headings
+        // count for a plain program run.
+        let tree = "  Calc\n    1) adds\n    ✓ subtracts\n";
+        assert!(error_lines(tree, true).is_empty());
+        assert!(error_lines("  1) Calc adds\n", false).is_empty());
+    }
+
+    #[test]
+    fn report_sections_and_tool_headings() {
+        let surefire = "[ERROR] depositWorks(a.T)  Time elapsed: 0.03 s  <<< FAILURE!\njava.lang.AssertionError: x\n[INFO] Results:\n[ERROR] Failures: \n[ERROR]   T.depositWorks:11 balance expected:<50> but was:<51>\n[INFO] \n";
+        assert_eq!(
+            error_lines(surefire, true),
+            ["T.depositWorks:11 balance expected:<50> but was:<51>"]
+        );
+        let valgrind = "==42== Invalid write of size 1\n==42==    at 0x10917F: free (in /usr/lib/vg.so)\n==42==    by 0x10917F: main (uaf.c:6)\n==42== \n==42== ERROR SUMMARY: 1 errors from 1 contexts\n";
+        assert_eq!(
+            error_lines(valgrind, true),
+            ["Invalid write of size 1", "by 0x10917F: main (uaf.c:6)"]
+        );
+        let cmake = "CMake Error at CMakeLists.txt:3 (find_package):\n  Could NOT find Boost\nCall Stack (most recent call first):\n  x.cmake:1 (y)\n";
+        assert_eq!(
+            error_lines(cmake, true),
+            [
+                "CMake Error at CMakeLists.txt:3 (find_package):",
+                "Could NOT find Boost"
+            ]
+        );
+    }
+
+    #[test]
+    fn native_and_script_errors_count_for_any_command() {
+        for line in [
+            "a.cpp:(.text+0xa): undefined reference to `scale(int)'",
+            "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6",
+            "ub.cpp:3:49: runtime error: signed integer overflow",
+            "app: a.c:2: main: Assertion `n > 0' failed.",
+            "bash: line 1: 4242 Aborted                 ./app",
+            "PHP Fatal error:  Uncaught Error: Call to undefined method A::b()",
+            "Parse error: syntax error, unexpected token \"}\" in a.php on line 4",
+            "a.rb:2:in `<main>': undefined method `[]' for nil:NilClass (NoMethodError)",
+            "a.rb:4: syntax error, unexpected end-of-input, expecting `end'",
+        ] {
+            assert_eq!(error_lines(line, false).len(), 1, "{line}");
+        }
+        for decoy in [
+            "\tfrom raise.rb:4:in `<main>'",
+            "# ./spec/calc_spec.rb:5:in `block (2 levels) in <top (required)>'",
+            "bash: line 1: cd: build: No such file or directory",
+            "PHP Warning:  Undefined variable $x in /app/w.php on line 4",
+            "Aborted by user, nothing changed",
+        ] {
+            assert!(error_lines(decoy, false).is_empty(), "{decoy}");
+        }
+    }
+
+    #[test]
     fn missing_program_is_a_runtime_error() {
         let output = "bash: line 1: pytest: command not found\n";
         assert_eq!(
