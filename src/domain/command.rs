@@ -309,6 +309,10 @@ const FLAG_RULES: &[(&str, &str, &str, Category)] = &[
     ("dotnet", "format", "--verify-no-changes", Lint),
     ("mix", "format", "--check-formatted", Lint),
     ("node", "", "--test", Test),
+    ("ruby", "", "-c", Lint),
+    ("php", "", "-l", Lint),
+    ("php", "", "--syntax-check", Lint),
+    ("valgrind", "", "--error-exitcode", Test),
 ];
 
 /// `(program, subcommand, category)`: the first one or two non-option words decide. A program
@@ -360,6 +364,9 @@ const SUBCOMMAND_RULES: &[(&str, &str, Category)] = &[
     ("xcodebuild", "test", Test),
     ("rails", "test", Test),
     ("php", "artisan test", Test),
+    ("php", "vendor/bin/phpunit", Test),
+    ("php", "bin/phpunit", Test),
+    ("php", "vendor/bin/pest", Test),
     ("srb", "tc", Typecheck),
     ("biome", "check", Lint),
     ("biome", "lint", Lint),
@@ -484,9 +491,18 @@ const TEST_MARKERS: &[&str] = &[
     "failures:",
     "FAILED tests/",
     "... FAILED",
+    "***Failed",
+    "***Exception",
+    "tests failed out of",
+    "The following tests FAILED",
+    "Errors while running CTest",
+    "Failure/Error:",
+    "Failed asserting that",
+    "<<< FAILURE!",
+    "JUnit Jupiter:",
 ];
 /// Markers of a lint finding, anywhere in a line; see also `LINT_LINE`.
-const LINT_MARKERS: &[&str] = &["clippy::", "eslint"];
+const LINT_MARKERS: &[&str] = &["clippy::", "eslint", ": C: ", ": W: ", "Errors parsing "];
 /// Markers of a failed build, anywhere in a line.
 const BUILD_MARKERS: &[&str] = &[
     "error[E0",
@@ -500,7 +516,39 @@ const BUILD_MARKERS: &[&str] = &[
     "linker command failed",
     "collect2: error",
     "ERROR in ",
+    "ninja: build stopped",
+    "CMake Error",
+    "COMPILATION ERROR",
+    "Compilation failed",
+    "compilation terminated",
+    "ld: cannot find",
 ];
+
+/// Markers of a program that crashed or was stopped by a check of its own (sanitizers,
+/// `assert`, an uncaught exception), anywhere in a line.
+const RUNTIME_MARKERS: &[&str] = &[
+    "Segmentation fault",
+    "Aborted",
+    "core dumped",
+    "terminate called after throwing",
+    "Sanitizer:",
+    ": runtime error: ",
+    ": Assertion `",
+    "Exception in thread",
+    "PHP Fatal error:",
+];
+
+/// Test files by name: `ruby test/calc_test.rb` runs minitest, `ruby spec/x_spec.rb` RSpec.
+const RUBY_TEST_FILE_SUFFIXES: &[&str] = &["_test.rb", "_spec.rb"];
+const RUBY_TEST_DIRECTORIES: &[&str] = &["test/", "spec/", "./test/", "./spec/"];
+
+/// Options of `ruby` that take a value in the next word.
+const RUBY_OPTIONS_WITH_VALUE: &[&str] = &["-I", "-r", "-C", "-E", "--encoding"];
+
+/// The JUnit console launcher, by its jar's name (`java -jar junit-platform-console-standalone.jar`)
+/// or its main class.
+const JUNIT_CONSOLE_JAR: &str = "junit-platform-console";
+const JUNIT_CONSOLE_CLASS: &str = "org.junit.platform.console.ConsoleLauncher";
 
 /// ESLint/stylelint rows (`3:7 error message rule-name`) and Python linter codes, after a
 /// location (`a.py:1:8: F401 …`) or leading the line (ruff's `F401 [*] …`).
@@ -573,7 +621,14 @@ pub fn analyze(command: &str) -> CommandAnalysis {
 pub fn failure_category(analysis: &CommandAnalysis, error_lines: &[String]) -> Option<Category> {
     let first = *analysis.segments.first()?;
     if analysis.segments.iter().all(|&category| category == first) {
-        return Some(first);
+        // A build that runs the tests (`gradle build`, `make`) fails as a test when they fail.
+        let tests_failed = first == Build
+            && error_lines
+                .iter()
+                .rev()
+                .find_map(|line| evidence_category(line.trim()))
+                == Some(Test);
+        return Some(if tests_failed { Test } else { first });
     }
     error_lines
         .iter()
@@ -614,6 +669,8 @@ fn evidence_category(line: &str) -> Option<Category> {
         Some(Lint)
     } else if BUILD_MARKERS.iter().any(|marker| line.contains(marker)) {
         Some(Build)
+    } else if RUNTIME_MARKERS.iter().any(|marker| line.contains(marker)) {
+        Some(Runtime)
     } else {
         None
     }
@@ -665,6 +722,8 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
         "mvn" | "mvnw" => Some(maven_goals(args)),
         "gradle" | "gradlew" => Some(gradle_tasks(args)),
         "tox" | "nox" => Some(tox_or_nox(args)),
+        "ruby" => Some(ruby(args)),
+        "java" => Some(java(args)),
         _ => Some(by_tables(program, args)),
     }
 }
@@ -818,6 +877,40 @@ fn gradle_tasks(args: &[&str]) -> Category {
             }
         })
         .unwrap_or(Build)
+}
+
+/// `ruby test/calc_test.rb` runs tests; `ruby -c` checks syntax; other scripts run.
+fn ruby(args: &[&str]) -> Category {
+    let mut index = 0;
+    while let Some(&arg) = args.get(index) {
+        match arg {
+            "-e" => break,
+            _ if RUBY_OPTIONS_WITH_VALUE.contains(&arg) => index += 2,
+            _ if arg.starts_with('-') => index += 1,
+            script => {
+                let test_file = RUBY_TEST_FILE_SUFFIXES.iter().any(|s| script.ends_with(s))
+                    || RUBY_TEST_DIRECTORIES.iter().any(|d| script.starts_with(d));
+                if test_file {
+                    return Test;
+                }
+                break;
+            }
+        }
+    }
+    by_tables("ruby", args)
+}
+
+/// `java -jar junit-platform-console-standalone.jar …` runs tests; any other class or jar runs.
+fn java(args: &[&str]) -> Category {
+    let launcher = args
+        .windows(2)
+        .any(|pair| pair[0] == "-jar" && program_name(pair[1]).contains(JUNIT_CONSOLE_JAR))
+        || args.contains(&JUNIT_CONSOLE_CLASS);
+    if launcher {
+        Test
+    } else {
+        Runtime
+    }
 }
 
 /// `uv run [options] cmd`, `uv run -m module`.
@@ -1762,6 +1855,56 @@ mod tests {
         );
         assert_eq!(failure_category(&analyze("node a.js"), &[]), Some(Runtime));
         assert_eq!(failure_category(&analyze("git status"), &[]), None);
+    }
+
+    #[test]
+    fn jvm_ruby_php_and_native_tools() {
+        let cases = [
+            ("ruby test/calc_test.rb", Test),
+            ("ruby -Ilib:test test/user_test.rb --name test_roles", Test),
+            ("ruby -I lib spec/calc_spec.rb", Test),
+            ("ruby -c app.rb", Lint),
+            ("ruby app.rb", Runtime),
+            ("ruby -e 'puts 1'", Runtime),
+            ("php -l src/Cart.php", Lint),
+            ("php vendor/bin/phpunit --filter testX", Test),
+            ("php app.php", Runtime),
+            (
+                "java -jar /opt/junit-platform-console-standalone.jar -cp out -c T",
+                Test,
+            ),
+            ("java -cp out Main", Runtime),
+            ("java -jar app.jar", Runtime),
+            ("valgrind --error-exitcode=1 ./app", Test),
+            ("valgrind ./app", Runtime),
+        ];
+        for (command, category) in cases {
+            assert_eq!(categories(command), [category], "{command}");
+        }
+    }
+
+    #[test]
+    fn the_failing_step_of_a_compound_command_decides() {
+        let lines = |texts: &[&str]| texts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        let compile_and_run = analyze("g++ a.cpp -o a && ./a");
+        let crashed = lines(&["bash: line 1: 42 Segmentation fault ./a"]);
+        assert_eq!(failure_category(&compile_and_run, &crashed), Some(Runtime));
+        let linker = lines(&["a.cpp:(.text+0xa): undefined reference to `f(int)'"]);
+        assert_eq!(failure_category(&compile_and_run, &linker), Some(Build));
+        let build_and_test = analyze("cmake --build build && ctest --test-dir build");
+        let ctest = lines(&["2/3 Test #2: t ....***Failed 0.01 sec", "2 - t (Failed)"]);
+        assert_eq!(failure_category(&build_and_test, &ctest), Some(Test));
+        let ninja = lines(&[
+            "a.cpp:2:3: error: x",
+            "ninja: build stopped: subcommand failed.",
+        ]);
+        assert_eq!(failure_category(&build_and_test, &ninja), Some(Build));
+        // A build that runs the tests fails as a test only when a test failed.
+        let gradle = analyze("gradle build");
+        let test_failed = lines(&["T > adds FAILED", "java.lang.AssertionError at T.java:11"]);
+        assert_eq!(failure_category(&gradle, &test_failed), Some(Test));
+        let compile_failed = lines(&["A.java:18: error: cannot find symbol"]);
+        assert_eq!(failure_category(&gradle, &compile_failed), Some(Build));
     }
 
     #[test]

@@ -133,6 +133,13 @@ const COUNT_WORDS: &[&str] = &[
     "for",
     "change",
     "changes",
+    "there",
+    "was",
+    "were",
+    "containers",
+    "started",
+    "aborted",
+    "successful",
 ];
 
 /// Lowercase starts and fragments of lines in which a runner reports that its child failed
@@ -171,6 +178,96 @@ const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
 const DURATION_UNITS: &[&str] = &[
     "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
     "s", "m", "h",
+];
+
+// ─── Failure reports ─────────────────────────────────────────────────────────────────────────
+// Test runners and checkers close with a report: one heading per failure (the test's name, the
+// checker's finding) and, under it, what failed (the assertion, the exception, the source
+// line). When a report is found, its lines are the error lines: the chatter before it (a
+// passing test logging `Error: …`, a runner's closing count) says less.
+
+/// Line starts of a whole-line failure heading (after indentation), and how its details are
+/// read. Numbered headings are checked apart (`  1) Calc adds`, see `numbered_heading`).
+const FAILURE_HEADING_STARTS: &[(&str, Details)] = &[
+    // PHPUnit's `--testdox`: ` ✘ Total sums prices`, details on `│ ` lines
+    ("✘ ", Details::UntilBlank),
+    // JUnit console launcher: `JUnit Jupiter:InventoryTest:addsStock()`, then `=> exception`
+    ("JUnit Jupiter:", Details::UntilBlank),
+    ("JUnit Vintage:", Details::UntilBlank),
+    // `CMake Error at CMakeLists.txt:3 (add_executable):`, the message indented below
+    ("CMake Error", Details::UntilBlank),
+];
+
+/// Headings of a section whose indented rows each name one failure: Surefire's closing
+/// results (after an optional `[ERROR]`), CTest's list of failed tests.
+const REPORT_SECTION_HEADINGS: &[&str] = &[
+    "Failures:",
+    "Errors:",
+    "Failed tests:",
+    "Tests in error:",
+    "The following tests FAILED:",
+];
+
+/// Line prefixes that Maven puts before every line of a section.
+const LOG_LEVEL_PREFIXES: &[&str] = &["[ERROR]", "[WARNING]"];
+
+/// Numbered headings whose text is only a kind: the test's name is on the next line
+/// (minitest's `  1) Failure:` then `CalcTest#test_add [test/calc_test.rb:6]:`).
+const NAMELESS_HEADINGS: &[&str] = &["Failure:", "Error:"];
+
+/// Details lines read under one heading.
+const MAX_DETAILS: usize = 3;
+
+/// Lines under a heading that end its details: a diff, a separator, a section title.
+const DETAILS_END_STARTS: &[&str] = &["--- ", "+++ ", "@@ ", "Call Stack", "Finished in "];
+
+/// Lines under a heading that are skipped: matcher chatter and location-only lines.
+const DETAILS_SKIPPED_STARTS: &[&str] = &["(compared using", "Diff:", "MethodSource [", "[...]"];
+
+/// Valgrind's error kinds, after its `==PID== ` prefix.
+const VALGRIND_ERRORS: &[&str] = &[
+    "Invalid read",
+    "Invalid write",
+    "Invalid free",
+    "Mismatched free",
+    "Conditional jump or move depends on uninitialised",
+    "Use of uninitialised value",
+    "Syscall param",
+    "Source and destination overlap",
+    "Process terminating with default action",
+];
+
+/// Fragments that make a line an error line for any command: linkers, sanitizers, aborts,
+/// PHP's fatal errors and Ruby's syntax errors.
+const NATIVE_AND_SCRIPT_ERROR_FRAGMENTS: &[&str] = &[
+    "undefined reference to",
+    "ld: cannot find",
+    "ERROR: AddressSanitizer:",
+    "ERROR: LeakSanitizer:",
+    "WARNING: ThreadSanitizer:",
+    "SUMMARY: AddressSanitizer:",
+    "SUMMARY: UndefinedBehaviorSanitizer:",
+    "SUMMARY: ThreadSanitizer:",
+    ": runtime error: ",
+    "terminate called after throwing",
+    ": Assertion `",
+    "definitely lost in loss record",
+    "PHP Fatal error:",
+    "PHP Parse error:",
+    ": syntax error, ",
+];
+
+/// Line starts that make a line an error line for any command.
+const NATIVE_AND_SCRIPT_ERROR_STARTS: &[&str] = &["what():", "Fatal error: ", "Parse error: "];
+
+/// What the shell prints when a program is killed by a signal (`bash: line 1: 42 Aborted
+/// ./app`); `Segmentation fault` is a strong signal of its own.
+const SIGNAL_REPORTS: &[&str] = &[
+    "Aborted",
+    "Killed",
+    "Floating point exception",
+    "Bus error",
+    "Illegal instruction",
 ];
 
 // ─── Public API ──────────────────────────────────────────────────────────────────────────────
@@ -234,14 +331,57 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
     // ESLint and stylelint name the file once, on a line of its own, above its `3:7 error …`
     // rows: it is kept with the first row so that the summary names the file.
     let mut file_heading: Option<String> = None;
+    // A runner's failure report (see `failure_heading`): when found, it is what is kept.
+    let mut report: Vec<String> = Vec::new();
+    let mut heading: Option<OpenHeading> = None;
+    let mut in_report_section = false;
+    // `ZeroDivisionError:` waiting for its message on the next line.
+    let mut bare_exception: Option<String> = None;
+    // The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
+    // failure on the next line, `=> Exception: …`.
+    let mut finished_test: Option<String> = None;
     for raw_line in output.lines() {
-        if primary.len() == MAX_ERROR_LINES {
+        // Past the first lines, only a report still to come (Surefire's results close the
+        // log) can change what is kept.
+        if report.len() >= MAX_ERROR_LINES || primary.len() == MAX_ERROR_LINES && !validation {
             break;
         }
         let visible = visible_text(raw_line);
         let line = visible.trim();
-        if line.is_empty() {
+        if let Some(failure) = line.strip_prefix("=> Exception: ") {
+            if let Some(test) = finished_test.take() {
+                push_unique(&mut report, test);
+                push_unique(&mut report, collapse_whitespace(failure));
+                continue;
+            }
+        }
+        finished_test = line
+            .strip_prefix("Finished:")
+            .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
+        if (validation || heading.is_some())
+            && read_report_line(
+                &visible,
+                validation,
+                &mut heading,
+                &mut in_report_section,
+                &mut report,
+            )
+        {
+            continue;
+        }
+        if line.is_empty() || primary.len() == MAX_ERROR_LINES {
             after_error = false;
+            continue;
+        }
+        if let Some(exception) = bare_exception.take() {
+            push_unique(
+                &mut primary,
+                format!("{exception} {}", collapse_whitespace(line)),
+            );
+            continue;
+        }
+        if is_bare_exception(line) {
+            bare_exception = Some(line.to_string());
             continue;
         }
         if in_traceback {
@@ -285,7 +425,9 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
         // The output ended inside the traceback: its header is all there is.
         push_unique(&mut primary, TRACEBACK_HEADER.to_string());
     }
-    let mut lines = if primary.is_empty() {
+    let mut lines = if !report.is_empty() {
+        report
+    } else if primary.is_empty() {
         runner_reports
     } else {
         primary
@@ -431,6 +573,7 @@ fn is_noise(line: &str, lower: &str) -> bool {
             .iter()
             .any(|fragment| lower.contains(fragment))
         || is_stack_frame(lower)
+        || is_backtrace_line(line)
         || has_minor_severity(lower)
         || is_bare_marker(lower)
         || is_heading(lower)
@@ -468,6 +611,7 @@ fn is_strong_error(line: &str) -> bool {
             .any(|finder| finder.find(line.as_bytes()).is_some())
         || starts_with_exception(line)
         || starts_with_test_failure(line)
+        || is_native_or_script_error(line)
 }
 
 /// Signals that count only for validation commands.
@@ -482,6 +626,7 @@ fn is_validation_error(line: &str) -> bool {
         })
         || is_located_diagnostic(line)
         || starts_with_lint_code(line)
+        || is_rubocop_simple_row(line)
 }
 
 /// Whether a word of `line` (a run of ASCII letters and digits) is a loose error word, in
@@ -758,6 +903,308 @@ fn cut_with_ellipsis(line: &str, max: usize) -> String {
         }
     }
     format!("{}…", cut.trim_end())
+}
+
+// ─── Failure reports ─────────────────────────────────────────────────────────────────────────
+
+/// How the lines under a failure heading are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Details {
+    /// Up to the next heading; blank lines inside are skipped (RSpec, minitest, PHPUnit).
+    AcrossBlanks,
+    /// Up to the first blank line (Gradle, CTest, CMake, the JUnit console launcher).
+    UntilBlank,
+    /// Valgrind: the first stack frame that names a source line.
+    SourceFrame,
+}
+
+/// A failure heading being read: how, how many details are still taken, and whether the test's
+/// name is still to come.
+struct OpenHeading {
+    details: Details,
+    left: usize,
+    name_pending: bool,
+}
+
+/// The heading a line opens, with the text to keep (None: the name comes on the next line).
+fn failure_heading(visible: &str) -> Option<(Option<String>, Details)> {
+    let indent = visible.len() - visible.trim_start().len();
+    let line = visible.trim();
+    if let Some(text) = numbered_heading(line).filter(|_| indent <= 2) {
+        let name = (!NAMELESS_HEADINGS.contains(&text)).then(|| collapse_whitespace(line));
+        return Some((name, Details::AcrossBlanks));
+    }
+    if let Some(error) = valgrind_error(line) {
+        return Some((Some(collapse_whitespace(error)), Details::SourceFrame));
+    }
+    let gradle_test = line.ends_with(" FAILED") && line.contains(" > ");
+    let ctest_failure = line.contains(" Test ") && line.contains("***") && line.contains('#');
+    if gradle_test || ctest_failure {
+        return Some((Some(collapse_whitespace(line)), Details::UntilBlank));
+    }
+    FAILURE_HEADING_STARTS
+        .iter()
+        .find(|(start, _)| line.starts_with(start))
+        .map(|(_, details)| (Some(collapse_whitespace(line)), *details))
+}
+
+/// `1) Calc adds two numbers` → `Calc adds two numbers`.
+fn numbered_heading(line: &str) -> Option<&str> {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let text = line[digits..].strip_prefix(") ")?;
+    (digits > 0 && !text.trim().is_empty()).then(|| text.trim())
+}
+
+/// `==4242== Invalid write of size 1` → `Invalid write of size 1`; also a definite leak.
+fn valgrind_error(line: &str) -> Option<&str> {
+    let rest = valgrind_body(line)?.trim();
+    let known = VALGRIND_ERRORS.iter().any(|error| rest.starts_with(error))
+        || rest.contains("are definitely lost in loss record");
+    known.then_some(rest)
+}
+
+/// What follows valgrind's `==PID==` prefix.
+fn valgrind_body(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("==")?;
+    let pid = rest.find("==")?;
+    rest[..pid]
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| &rest[pid + 2..])
+}
+
+/// One line under a heading: what to do with it.
+enum Detail {
+    Keep(String),
+    Skip,
+    End,
+}
+
+fn detail(visible: &str, details: Details) -> Detail {
+    if details == Details::SourceFrame {
+        let frame = valgrind_body(visible.trim()).unwrap_or("").trim();
+        return if frame.is_empty() {
+            Detail::End
+        } else if names_source_line(frame) {
+            Detail::Keep(collapse_whitespace(frame))
+        } else {
+            Detail::Skip
+        };
+    }
+    // PHPUnit's testdox draws its details behind `│`, the JUnit console launcher behind `=>`.
+    let line = visible.trim().trim_start_matches('│').trim_start();
+    let line = line.strip_prefix("=> ").unwrap_or(line);
+    let lower = line.to_ascii_lowercase();
+    if line.is_empty() || DETAILS_SKIPPED_STARTS.iter().any(|s| line.starts_with(s)) {
+        Detail::Skip
+    } else if line == "--"
+        || DETAILS_END_STARTS.iter().any(|s| line.starts_with(s))
+        || is_count_summary(&lower)
+        || is_bare_marker(&lower)
+    {
+        Detail::End
+    } else if is_stack_frame(&lower) || is_backtrace_line(line) {
+        Detail::Skip
+    } else {
+        Detail::Keep(collapse_whitespace(line))
+    }
+}
+
+/// Frames of Ruby (`# ./spec/a_spec.rb:5:in \`block'`, `from a.rb:4:in \`<main>'`), Java as
+/// the JUnit console launcher prints them (`org.x.Y.z(Y.java:151)`, `(Native Method)`), and
+/// PHP's bare `/app/src/Cart.php:17`.
+fn is_backtrace_line(line: &str) -> bool {
+    let ruby_frame = line.find(":in `").is_some_and(|at| {
+        let method = &line[at + 5..];
+        method
+            .find('\'')
+            .is_some_and(|end| method[end + 1..].trim().is_empty())
+    });
+    let java_frame = line.ends_with(')')
+        && !line.contains(' ')
+        && (line.contains(".java:") || line.contains(".kt:") || line.contains("(Native Method)"));
+    let bare_location = !line.contains(' ')
+        && line
+            .rsplit_once(':')
+            .is_some_and(|(path, number)| path.contains('.') && is_number_text(number));
+    ruby_frame || java_frame || line.ends_with("(Native Method)") || bare_location
+}
+
+fn is_number_text(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `main (uaf.c:6)`: a frame whose parentheses hold `file.ext:LINE`.
+fn names_source_line(frame: &str) -> bool {
+    frame
+        .rsplit_once('(')
+        .and_then(|(_, inside)| inside.strip_suffix(')'))
+        .and_then(|inside| inside.rsplit_once(':'))
+        .is_some_and(|(file, line)| file.contains('.') && is_number_text(line))
+}
+
+/// A section heading whose rows each name a failure (Surefire's results, CTest's list).
+fn report_section_heading(line: &str) -> bool {
+    REPORT_SECTION_HEADINGS.contains(&without_log_level(line).trim())
+}
+
+/// A row of a report section: indented under the heading, after Maven's `[ERROR]`.
+fn report_section_row(visible: &str) -> Option<String> {
+    let rest = without_log_level(visible.trim_end());
+    let indented = rest.starts_with([' ', '\t']) && !rest.trim().is_empty();
+    indented.then(|| collapse_whitespace(rest))
+}
+
+fn without_log_level(line: &str) -> &str {
+    let trimmed = line.trim_start();
+    LOG_LEVEL_PREFIXES
+        .iter()
+        .find_map(|prefix| trimmed.strip_prefix(prefix))
+        .map(|rest| rest.strip_prefix(' ').unwrap_or(rest))
+        .unwrap_or(line)
+}
+
+/// RuboCop's `--format simple`: `== style.rb ==` over rows `C:  1:  5: Naming/MethodName: …`.
+fn is_rubocop_simple_row(line: &str) -> bool {
+    let file_title = line
+        .strip_prefix("== ")
+        .and_then(|rest| rest.strip_suffix(" =="))
+        .is_some_and(|file| !file.contains(' ') && file.contains('.'));
+    let mut cells = line.splitn(4, ':').map(str::trim);
+    let offence = cells
+        .next()
+        .is_some_and(|s| ["C", "W", "E", "F", "R"].contains(&s))
+        && cells.next().is_some_and(is_number_text)
+        && cells.next().is_some_and(is_number_text)
+        && cells.next().is_some_and(|message| !message.is_empty());
+    file_title || offence
+}
+
+/// `ZeroDivisionError:` alone on its line, its message on the next (RSpec, minitest).
+fn is_bare_exception(line: &str) -> bool {
+    line.strip_suffix(':')
+        .is_some_and(|name| !name.contains(' ') && starts_with_exception(line))
+}
+
+/// Linkers, sanitizers, aborts, PHP's fatal errors, Ruby's syntax errors and uncaught
+/// exceptions (`a.rb:2:in \`<main>': undefined method … (NoMethodError)`), and the shell's
+/// report of a program killed by a signal.
+fn is_native_or_script_error(line: &str) -> bool {
+    NATIVE_AND_SCRIPT_ERROR_FRAGMENTS
+        .iter()
+        .any(|fragment| line.contains(fragment))
+        || NATIVE_AND_SCRIPT_ERROR_STARTS
+            .iter()
+            .any(|start| line.starts_with(start))
+        || is_ruby_uncaught_exception(line)
+        || is_signal_report(line)
+}
+
+fn is_ruby_uncaught_exception(line: &str) -> bool {
+    let Some(at) = line.find(":in `") else {
+        return false;
+    };
+    let after = &line[at..];
+    let exception = after
+        .strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once('('))
+        .map(|(_, name)| name);
+    after.contains("': ")
+        && exception.is_some_and(|name| {
+            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
+        })
+}
+
+/// `bash: line 1: 4242 Aborted                 ./app`
+fn is_signal_report(line: &str) -> bool {
+    let Some((shell, rest)) = line.split_once(": line ") else {
+        return false;
+    };
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    !shell.contains(' ')
+        && words.len() >= 3
+        && words[0]
+            .trim_end_matches(':')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        && is_number_text(words[1])
+        && SIGNAL_REPORTS.iter().any(|signal| rest.contains(signal))
+}
+
+/// Reads one line into the failure report: a heading, a detail under it, a section heading
+/// or row. False when the line is no part of a report and is left to the line rules.
+fn read_report_line(
+    visible: &str,
+    validation: bool,
+    heading: &mut Option<OpenHeading>,
+    in_report_section: &mut bool,
+    report: &mut Vec<String>,
+) -> bool {
+    let line = visible.trim();
+    if validation {
+        if let Some((name, details)) = failure_heading(visible) {
+            let name_pending = name.is_none();
+            if let Some(name) = name {
+                push_unique(report, name);
+            }
+            *heading = Some(OpenHeading {
+                details,
+                left: MAX_DETAILS,
+                name_pending,
+            });
+            *in_report_section = false;
+            return true;
+        }
+    }
+    if let Some(open) = heading.as_mut() {
+        let blank = line.is_empty() || valgrind_body(line).is_some_and(|b| b.trim().is_empty());
+        if blank && open.details == Details::AcrossBlanks {
+            return true;
+        }
+        match detail(visible, open.details) {
+            Detail::Keep(text) if open.name_pending => {
+                push_unique(report, text);
+                open.name_pending = false;
+                return true;
+            }
+            Detail::Keep(text) => {
+                // RSpec puts an exception's message on the line after its name.
+                match report.last_mut() {
+                    Some(last) if open.left < MAX_DETAILS && is_bare_exception(last) => {
+                        last.push(' ');
+                        last.push_str(&text);
+                    }
+                    _ => {
+                        push_unique(report, text);
+                        open.left -= 1;
+                    }
+                }
+                if open.left == 0 || open.details == Details::SourceFrame {
+                    *heading = None;
+                }
+                return true;
+            }
+            Detail::Skip if !blank => return true,
+            _ => *heading = None,
+        }
+    }
+    if !validation {
+        return false;
+    }
+    if report_section_heading(line) {
+        *in_report_section = true;
+        return true;
+    }
+    if *in_report_section {
+        match report_section_row(visible) {
+            Some(row) => {
+                push_unique(report, row);
+                return true;
+            }
+            None => *in_report_section = false,
+        }
+    }
+    false
 }
 
 // ─── Masking ─────────────────────────────────────────────────────────────────────────────────
@@ -1123,8 +1570,94 @@ mod tests {
         let rspec = "Failures:\n\n  1) Calc adds\n     Failure/Error: expect(add(1, 2)).to eq(4)\n\n1 example, 1 failure\n\nFailed examples:\n\nrspec ./spec/calc_spec.rb:4 # Calc adds\n";
         assert_eq!(
             error_lines(rspec, true),
-            ["Failure/Error: expect(add(1, 2)).to eq(4)"]
+            ["1) Calc adds", "Failure/Error: expect(add(1, 2)).to eq(4)"]
         );
+    }
+
+    #[test]
+    fn a_failure_report_names_each_test_and_what_failed() {
+        // A passing test's log glued to PHPUnit's progress dots is no failure of its own.
+        let phpunit = "FFError: connection refused (retrying)\n.   3 / 3 (100%)\n\nThere were 2 failures:\n\n1) OrderTest::testStatus\norder 42 should be shipped\nFailed asserting that two strings are equal.\n--- Expected\n+++ Actual\n\n/app/tests/OrderTest.php:9\n\nFAILURES!\nTests: 3, Assertions: 3, Failures: 2.\n";
+        assert_eq!(
+            error_lines(phpunit, true),
+            [
+                "1) OrderTest::testStatus",
+                "order 42 should be shipped",
+                "Failed asserting that two strings are equal."
+            ]
+        );
+        let rspec = "  1) Calc divides\n     Failure/Error: a / b\n\n     ZeroDivisionError:\n       divided by 0\n     # ./lib/calc.rb:7:in `divide'\n";
+        assert_eq!(
+            error_lines(rspec, true),
+            [
+                "1) Calc divides",
+                "Failure/Error: a / b",
+                "ZeroDivisionError: divided by 0"
+            ]
+        );
+        let minitest =
+            "  1) Failure:\nCalcTest#test_add [test/calc_test.rb:6]:\nExpected: 3\n  Actual: 4\n";
+        assert_eq!(
+            error_lines(minitest, true),
+            [
+                "CalcTest#test_add [test/calc_test.rb:6]:",
+                "Expected: 3",
+                "Actual: 4"
+            ]
+        );
+        // Deeper-indented numbers are a spec tree's entries, not headings; nor do headings
+        // count for a plain program run.
+        let tree = "  Calc\n    1) adds\n    ✓ subtracts\n";
+        assert!(error_lines(tree, true).is_empty());
+        assert!(error_lines("  1) Calc adds\n", false).is_empty());
+    }
+
+    #[test]
+    fn report_sections_and_tool_headings() {
+        let surefire = "[ERROR] depositWorks(a.T)  Time elapsed: 0.03 s  <<< FAILURE!\njava.lang.AssertionError: x\n[INFO] Results:\n[ERROR] Failures: \n[ERROR]   T.depositWorks:11 balance expected:<50> but was:<51>\n[INFO] \n";
+        assert_eq!(
+            error_lines(surefire, true),
+            ["T.depositWorks:11 balance expected:<50> but was:<51>"]
+        );
+        let valgrind = "==42== Invalid write of size 1\n==42==    at 0x10917F: free (in /usr/lib/vg.so)\n==42==    by 0x10917F: main (uaf.c:6)\n==42== \n==42== ERROR SUMMARY: 1 errors from 1 contexts\n";
+        assert_eq!(
+            error_lines(valgrind, true),
+            ["Invalid write of size 1", "by 0x10917F: main (uaf.c:6)"]
+        );
+        let cmake = "CMake Error at CMakeLists.txt:3 (find_package):\n  Could NOT find Boost\nCall Stack (most recent call first):\n  x.cmake:1 (y)\n";
+        assert_eq!(
+            error_lines(cmake, true),
+            [
+                "CMake Error at CMakeLists.txt:3 (find_package):",
+                "Could NOT find Boost"
+            ]
+        );
+    }
+
+    #[test]
+    fn native_and_script_errors_count_for_any_command() {
+        for line in [
+            "a.cpp:(.text+0xa): undefined reference to `scale(int)'",
+            "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6",
+            "ub.cpp:3:49: runtime error: signed integer overflow",
+            "app: a.c:2: main: Assertion `n > 0' failed.",
+            "bash: line 1: 4242 Aborted                 ./app",
+            "PHP Fatal error:  Uncaught Error: Call to undefined method A::b()",
+            "Parse error: syntax error, unexpected token \"}\" in a.php on line 4",
+            "a.rb:2:in `<main>': undefined method `[]' for nil:NilClass (NoMethodError)",
+            "a.rb:4: syntax error, unexpected end-of-input, expecting `end'",
+        ] {
+            assert_eq!(error_lines(line, false).len(), 1, "{line}");
+        }
+        for decoy in [
+            "\tfrom raise.rb:4:in `<main>'",
+            "# ./spec/calc_spec.rb:5:in `block (2 levels) in <top (required)>'",
+            "bash: line 1: cd: build: No such file or directory",
+            "PHP Warning:  Undefined variable $x in /app/w.php on line 4",
+            "Aborted by user, nothing changed",
+        ] {
+            assert!(error_lines(decoy, false).is_empty(), "{decoy}");
+        }
     }
 
     #[test]
