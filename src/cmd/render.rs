@@ -11,6 +11,7 @@ use crate::cli::Render;
 use crate::context::Context;
 use crate::domain::event::Prompt;
 use crate::domain::explicit::{self, ExplicitMemory};
+use crate::domain::injection::instructs_agent;
 use crate::domain::memory::{
     merge, render_block, standalone_entry, Merged, NewMemory, Source, WorkspaceMemory,
     EXPLICIT_CONFIDENCE,
@@ -39,6 +40,9 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         if let Some(count) = rendered.memories_over_limit.filter(|&n| n > 0) {
             line["memoriesOverLimit"] = json!(count);
         }
+        if let Some(count) = rendered.memories_refused.filter(|&n| n > 0) {
+            line["memoriesRefused"] = json!(count);
+        }
         return Ok(format!("{line}\n"));
     }
     Ok(rendered.text())
@@ -51,6 +55,9 @@ pub struct Rendered {
     pub session: String,
     /// How many memories the message held beyond the limit; `None` when no message was read.
     pub memories_over_limit: Option<usize>,
+    /// How many memories the message asked for that read as instructions to the agent and
+    /// were not stored; `None` when no message was read.
+    pub memories_refused: Option<usize>,
 }
 
 impl Rendered {
@@ -92,14 +99,21 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         _ => None,
     };
     let over_limit = read.as_ref().map(|r| r.dropped);
-    let captured = read.map(|r| r.memories).unwrap_or_default();
+    // What reads as an instruction to the agent is never filed, only counted for the user.
+    let (refused, captured): (Vec<ExplicitMemory>, Vec<ExplicitMemory>) = read
+        .map(|r| r.memories)
+        .unwrap_or_default()
+        .into_iter()
+        .partition(|memory| instructs_agent(&memory.text).is_some());
+    let refused = over_limit.map(|_| refused.len());
 
     let (workspace_block, session_block) = match before {
         // The common case: nothing to capture and the block already frozen; no lock, no write.
         Some(state)
             if captured.is_empty()
                 && state.frozen_workspace_block.is_some()
-                && over_limit.is_none_or(|n| n == state.memories_over_limit) =>
+                && over_limit.is_none_or(|n| n == state.memories_over_limit)
+                && refused.is_none_or(|n| n == state.memories_refused) =>
         {
             let block = state.frozen_workspace_block.clone().unwrap_or_default();
             (block, hot_state(&state, &workspace.root))
@@ -114,6 +128,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
                 id: message_id,
                 captured: &captured,
                 over_limit,
+                refused,
             },
         )?,
     };
@@ -122,6 +137,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         workspace: workspace_block,
         session: session_block,
         memories_over_limit: over_limit,
+        memories_refused: refused,
     })
 }
 
@@ -203,6 +219,8 @@ struct MessageRead<'a> {
     captured: &'a [ExplicitMemory],
     /// How many memories the message held beyond the limit; `None` when no message was read.
     over_limit: Option<usize>,
+    /// How many it asked for that read as instructions to the agent; `None` likewise.
+    refused: Option<usize>,
 }
 
 /// Under the session's lock: freezes the workspace block (unless this session already has
@@ -247,6 +265,9 @@ fn update_session(
             }
             if let Some(count) = message.over_limit {
                 state.memories_over_limit = count;
+            }
+            if let Some(count) = message.refused {
+                state.memories_refused = count;
             }
             if *state != before {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);

@@ -11,6 +11,7 @@ pub mod explicit;
 pub mod extract;
 pub mod false_positive;
 pub mod host_name;
+pub mod injection;
 pub mod install_level;
 pub mod memory;
 pub mod memory_type;

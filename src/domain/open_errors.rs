@@ -15,6 +15,7 @@ use serde_json::Map;
 
 use super::command::{analyze, failure_category};
 use super::extract::{bounded_output, error_lines, fingerprint, named_files, summarize};
+use super::injection::{withheld_if_instructing, without_instructions};
 use super::paths::names_same_file;
 use super::render::strip_invisible;
 use super::secrets::scrub;
@@ -96,7 +97,7 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     // Each line before the summary cuts one to length, where a cut key is not recognised; the
     // summary, made of whole scrubbed lines and a cut, then holds no secret either.
     let lines: Vec<String> = lines.iter().map(|line| scrub(line).into_owned()).collect();
-    let summary = summarize(&lines);
+    let summary = withheld_if_instructing(summarize(&without_instructions(&lines)));
     let print = fingerprint(category, &summary);
     let id = format!("err_{print}");
 

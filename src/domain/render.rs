@@ -190,6 +190,9 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
     if state.memories_over_limit > 0 {
         lines.push((PENDING, over_limit_line(state.memories_over_limit)));
     }
+    if state.memories_refused > 0 {
+        lines.push((PENDING, refused_line(state.memories_refused)));
+    }
     for memory in state.pending_memories.iter().flatten() {
         if let Some(text) = memory["text"].as_str() {
             let kind = memory["type"].as_str().unwrap_or("feedback");
@@ -249,6 +252,16 @@ pub fn over_limit_line(count: usize) -> String {
     format!(
         "- [not saved] {count} more in the latest message (at most {MAX_MEMORIES_PER_MESSAGE} \
          are taken from one): ask the user to repeat them in later messages"
+    )
+}
+
+/// The pending-memory line saying that the latest message asked to remember what reads as
+/// an instruction to the agent. The text itself is not repeated: it is what must not reach
+/// the prompt.
+pub fn refused_line(count: usize) -> String {
+    format!(
+        "- [not saved] {count} in the latest message looked like an instruction to the agent \
+         (to lower its guard), not a fact: tell the user it was not stored"
     )
 }
 

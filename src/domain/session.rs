@@ -51,6 +51,10 @@ pub struct SessionState {
     /// rendered, so that the user hears of them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub memories_over_limit: usize,
+    /// How many memories the latest user message asked for that read as instructions to the
+    /// agent and were not stored: rendered, so that the user hears of them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memories_refused: usize,
     /// A digest of the hot state as last shown to a host that keeps what it is shown for the
     /// rest of the session (Claude Code's additional context), so an unchanged one is not
     /// shown again.
@@ -83,6 +87,7 @@ impl SessionState {
             applied_messages: Vec::new(),
             frozen_workspace_block: None,
             memories_over_limit: 0,
+            memories_refused: 0,
             shown_hot_state: None,
             extra: Map::new(),
         }

@@ -17,43 +17,9 @@ pub(super) const MAX_ERROR_LEAD_IN_WORDS: usize = 3;
 /// "Health checks hit GET /healthz every 10 seconds" is a fact about the health checks.
 pub(super) const MAX_ROUTE_LEAD_IN_WORDS: usize = 1;
 
-/// Instructions aimed at the model: "ignore previous instructions", role prefixes at the start
-/// (`system:`; "the system: uses X" mid-sentence is fine), chat-template tokens, closing tags
-/// of prompt sections, jailbreak vocabulary.
+/// Instructions aimed at the model, in any language and however obfuscated: see `injection`.
 pub(super) fn is_prompt_injection(text: &str) -> bool {
-    may_be_prompt_injection(text) && prompt_injection_pattern().is_match(text.as_bytes())
-}
-
-pub(super) fn prompt_injection_pattern() -> &'static Regex {
-    static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex(concat!(
-            r"(?i)",
-            // ignore / disregard / forget previous instructions
-            r"\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+){0,3}",
-            r"(?:previous|prior|above|earlier|preceding|former|original|system|developer)\s+",
-            r"(?:instructions?|rules|messages?|prompts?|directions|guidelines|context)\b",
-            r"|\b(?:ignore|disregard|forget)\s+(?:all\s+)?your\s+(?:instructions|rules|guidelines|system\s+prompt)\b",
-            r"|\b(?:ignore|disregard|forget)\s+all\s+(?:instructions|rules)\b",
-            r"|\b(?:ignore|disregard|forget)\s+(?:everything|anything)\s+(?:above|before|previously|you\s+were\s+told)\b",
-            // role play
-            r"|\byou\s+are\s+now\b",
-            r"|(?:^|\byou\s+(?:will|must|should|shall)\s+|\bplease\s+|\bnow\s+|\bfrom\s+now\s+on,?\s+)act\s+as\b",
-            r"|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b",
-            r"|\bnew\s+instructions?\s*:",
-            r"|\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+system\s+prompt\b",
-            // a role prefix, only at the start
-            r"|^[\s\[*#>]*(?:system|assistant|user|developer|human)\]?\s*:",
-            // chat-template tokens and prompt-section tags (`<user>` alone is a placeholder)
-            r"|<\|[\w-]*\|>|\[/?INST\]|<</?SYS>>",
-            r"|</\s*(?:system|assistant|user|developer|human|instructions?|prompt|system[_-]prompt|",
-            r"system[_-]reminder|context|tool_result|function_results|workspace_memory_candidates)\s*>",
-            r"|<\s*(?:system|system[_-]prompt|system[_-]reminder|instructions)\s*>",
-            // jailbreak vocabulary
-            r"|\bjailbreak|\bdo\s+anything\s+now\b|\bDAN\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|on)\b",
-        ))
-        .expect("valid prompt-injection pattern")
-    });
-    &INJECTION
+    crate::domain::injection::instructs_agent(text).is_some()
 }
 
 /// A commit hash (7–40 hex characters with a digit and a letter) at the start, or anywhere
@@ -356,32 +322,6 @@ pub(super) fn project_snapshot_pattern() -> &'static Regex {
 // for a text holding a word that every one of its alternatives needs. Each is derived from its
 // pattern's alternatives (listed in the order of the pattern) and must never say no where the
 // pattern matches; `prefilters_never_hide_a_match` checks that.
-
-/// A prompt injection needs one of these, ignoring case: the verbs of "ignore previous …";
-/// "you are now", "act as", "pretend"; "instructions"; "system prompt"; the `:` of a role
-/// prefix; `<` of tags and chat-template tokens, `[INST]`; jailbreak, "do anything now", "…
-/// mode".
-pub(super) fn may_be_prompt_injection(text: &str) -> bool {
-    const NEEDS: [&str; 15] = [
-        "ignore",
-        "disregard",
-        "forget",
-        "override",
-        "you",
-        "act",
-        "pretend",
-        "instruction",
-        "system",
-        ":",
-        "<",
-        "inst",
-        "jailbreak",
-        "anything",
-        "mode",
-    ];
-    let lower = text.to_ascii_lowercase();
-    NEEDS.iter().any(|needle| lower.contains(needle))
-}
 
 /// Progress needs, at the start, one of the words that open its first alternatives (or a verb
 /// of `DONE_VERBS`, or "we"/"i"), or anywhere one of the words of the others.
