@@ -3,8 +3,21 @@
 use super::text::{is_symbol, longest_at, match_at, skip_chars};
 use super::triggers::{all, Language};
 
-/// Counted in chars, not bytes: "use pnpm" is the shortest memory worth keeping.
+/// Counted in chars, not bytes, a CJK or Hangul char counting twice (it carries about a
+/// word): "use pnpm" and "用中文回复" are the shortest memories worth keeping.
 pub const MIN_BODY_CHARS: usize = 8;
+
+fn body_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| {
+            if (c as u32) >= 0x2E80 && c.is_alphanumeric() {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
 
 /// Stripped when they wrap the whole body, or when a lone one sits at its edge (the other half
 /// was outside the body, as in `"please fix it. remember this: use pnpm"`).
@@ -38,7 +51,7 @@ pub(super) fn clean_body(raw: &str) -> Option<String> {
         .unwrap_or(unquoted)
         .trim_end_matches(is_trailing_decoration);
     let body = strip_quotes(unpunctuated);
-    let long_enough = body.chars().count() >= MIN_BODY_CHARS;
+    let long_enough = body_width(body) >= MIN_BODY_CHARS;
     (long_enough && !is_deferral(body)).then(|| body.to_owned())
 }
 

@@ -1,6 +1,7 @@
 //! The type of a memory follows its content: a pointer to docs or a URL is a reference, a
-//! choice (with its reason) a decision, a preference or an instruction to the agent feedback,
-//! and a plain fact about the project a project memory.
+//! choice (with its reason) a decision, a preference, an instruction to the agent or a code
+//! style feedback, and a plain statement about the project (it opens with an article or a
+//! pronoun, or states what something is) a project memory; anything else is feedback.
 //!
 //! Checked in that order. Words starting or ending with a Latin letter or digit match on that
 //! side only at a word boundary ("report" is not "repo", "decidedly" not "decided"); CJK words
@@ -25,8 +26,6 @@ const REFERENCE_WORDS: &[&str] = &[
     "runbooks",
     "wiki",
     "wikis",
-    "endpoint",
-    "endpoints",
     "readme",
     "handbook",
     "notion",
@@ -393,6 +392,94 @@ const INSTRUCTION_OPENERS: &[&str] = &[
     "매번",
 ];
 
+/// An instruction wherever it stands: "…, so never run migrations against it".
+const INSTRUCTION_MARKERS: &[&str] = &[
+    "never",
+    "don't",
+    "dont",
+    "do not",
+    "must not",
+    "mustn't",
+    "nunca",
+    "jamás",
+    "no subas",
+    "no uses",
+    "nie",
+    "niemals",
+    "bitte",
+    "jamais",
+    "ne jamais",
+    "nunca",
+    "jamais",
+    "不要",
+    "别",
+    "別",
+    "禁止",
+    "必须",
+    "必須",
+    "一律",
+    "统一",
+    "統一",
+    "都用",
+    "都要",
+    "一定",
+    "每次",
+    "务必",
+    "務必",
+    "先",
+    "把",
+    "必ず",
+    "しないこと",
+    "しないで",
+    "ください",
+    "常に",
+    "いつも",
+    "毎回",
+    "항상",
+    "반드시",
+    "꼭",
+    "절대",
+    "안 돼",
+    "안 된",
+    "하지 마",
+    "금지",
+    "먼저",
+    "하지 않",
+];
+
+/// Code style is a preference: "indentation with tabs", "インデントはスペース2つ".
+const STYLE_WORDS: &[&str] = &[
+    "indentation",
+    "indent",
+    "tabs",
+    "semicolons",
+    "kebab-case",
+    "camelcase",
+    "console.log",
+    "sangría",
+    "tabulaciones",
+    "einrückung",
+    "tabulations",
+    "indentação",
+    "缩进",
+    "縮排",
+    "驼峰",
+    "駝峰",
+    "インデント",
+    "セミコロン",
+    "들여쓰기",
+    "kebab",
+];
+
+/// A statement opens with one of these: "the staging DB is read-only", "wir nutzen pnpm".
+const STATEMENT_OPENERS: &[&str] = &[
+    "the", "a", "an", "our", "we", "we're", "all", "this", "these", "those", "its", "their",
+    "every", "each", "there", "el", "la", "los", "las", "un", "una", "nuestro", "nuestra",
+    "nuestros", "todos", "todas", "der", "die", "das", "den", "ein", "eine", "unser", "unsere",
+    "wir", "alle", "es", "le", "les", "l'", "une", "notre", "nos", "on", "nous", "tous", "toutes",
+    "o", "os", "as", "um", "uma", "nosso", "nossa", "nós", "a gente",
+];
+
 /// A Japanese or Korean instruction ends with one of these: "…使ってください", "…해 줘".
 const INSTRUCTION_ENDINGS: &[&str] = &[
     "ください",
@@ -401,7 +488,6 @@ const INSTRUCTION_ENDINGS: &[&str] = &[
     "すること",
     "しないこと",
     "ように",
-    "こと",
     "使って",
     "해",
     "해줘",
@@ -412,6 +498,11 @@ const INSTRUCTION_ENDINGS: &[&str] = &[
     "할 것",
     "하기",
     "말 것",
+    "て",
+    "てね",
+    "する",
+    "ない",
+    "줘",
 ];
 
 /// The project and its parts.
@@ -531,6 +622,14 @@ const FACT_WORDS: &[&str] = &[
     "이야",
     "있다",
     "있음",
+    "会",
+    "會",
+    "不能",
+    "は",
+    "が",
+    "는",
+    "은",
+    "다",
 ];
 
 /// Type of a memory text; see the tables above.
@@ -553,11 +652,13 @@ pub fn classify(text: &str) -> MemoryType {
     {
         MemoryType::Decision
     } else if has_any(PREFERENCE_WORDS)
+        || has_any(INSTRUCTION_MARKERS)
+        || has_any(STYLE_WORDS)
         || opens_with(INSTRUCTION_OPENERS)
         || ends_with(INSTRUCTION_ENDINGS)
     {
         MemoryType::Feedback
-    } else if has_any(PROJECT_WORDS) || has_any(FACT_WORDS) {
+    } else if has_any(PROJECT_WORDS) || opens_with(STATEMENT_OPENERS) || has_any(FACT_WORDS) {
         MemoryType::Project
     } else {
         MemoryType::Feedback
@@ -621,6 +722,15 @@ mod tests {
             ("the staging DB is read-only", MemoryType::Project),
             ("reply in Chinese", MemoryType::Feedback),
             ("use pnpm for all packages", MemoryType::Feedback),
+            (
+                "bump the version when the CLI changes",
+                MemoryType::Feedback,
+            ),
+            ("timestamps are in milliseconds", MemoryType::Project),
+            (
+                "the DB is shared, so never run migrations on it",
+                MemoryType::Feedback,
+            ),
             ("I prefer small focused commits", MemoryType::Feedback),
             (
                 "use Vitest because Jest is too slow here",
@@ -642,12 +752,12 @@ mod tests {
             classify("the API docs live in /docs"),
             MemoryType::Reference
         );
-        assert_eq!(
+        assert_ne!(
             classify("we decidedly like short names"),
-            MemoryType::Feedback
+            MemoryType::Decision
         );
         assert_eq!(
-            classify("the reporting job emails at noon"),
+            classify("send the weekly report at noon"),
             MemoryType::Feedback
         );
         assert_eq!(

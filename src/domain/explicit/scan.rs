@@ -25,9 +25,9 @@ const COMMENT_MARKERS: &[&str] = &["//", "/*", "#", "-- ", ";;", "<!--", "\"\"\"
 /// A line starting with this is quoted (markdown or e-mail quoting).
 const QUOTE_MARKER: char = '>';
 
-/// A run of these ends a sentence. A run of ASCII ones directly followed by an ASCII letter or
+/// A run of these ends a sentence (a semicolon too: what follows is another request). A run of ASCII ones directly followed by an ASCII letter or
 /// digit does not, so that `v1.2`, `example.com` and `?page=2` stay whole.
-const SENTENCE_TERMINATORS: &[char] = &['.', '!', '?', '。', '！', '？', '．', '…'];
+const SENTENCE_TERMINATORS: &[char] = &['.', '!', '?', '。', '！', '？', '．', '…', ';', '；'];
 
 /// A sentence whose terminators hold one of these is a question.
 const QUESTION_MARKS: &[char] = &['?', '？'];
@@ -518,9 +518,12 @@ fn find_final_verb(sentence: &str, from: usize) -> Option<usize> {
         })
         .filter(|&(start, len)| {
             let after = skip_verb_endings(sentence, start + len);
-            sentence[after..]
-                .chars()
-                .all(|c| c.is_whitespace() || CLOSING_DECORATIONS.contains(&c) || is_symbol(c))
+            sentence[after..].chars().all(|c| {
+                c.is_whitespace()
+                    || CLOSING_DECORATIONS.contains(&c)
+                    || COLONS.contains(&c)
+                    || is_symbol(c)
+            })
         })
         .map(|(start, _)| start)
         .min()
