@@ -147,6 +147,7 @@ pub(super) fn sentences(line: &str) -> impl Iterator<Item = Sentence> + '_ {
 fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
     let mut chars = line[from..].char_indices().peekable();
     while let Some((offset, c)) = chars.next() {
+        super::text::count_work(1);
         if !SENTENCE_TERMINATORS.contains(&c) {
             continue;
         }

@@ -485,4 +485,121 @@ proptest! {
         let message = format!("{before}<private>{secret}</private>{after}");
         prop_assert_eq!(strip_private(&message), format!("{before}{after}"));
     }
+
+    #[test]
+    fn captured_text_is_always_in_the_message(
+        pieces in prop::collection::vec(message_piece(), 0..24)
+    ) {
+        let message = pieces.concat();
+        let normalized = normalize(&message);
+        for memory in capture(&message) {
+            prop_assert!(normalized.contains(&memory.text), "{:?} not in {:?}", memory.text, normalized);
+        }
+    }
+}
+
+/// The message as capture reads it, whitespace folded: every memory is a piece of it.
+fn normalize(message: &str) -> String {
+    let visible = strip_invisible(message);
+    strip_private(&visible)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The work counted while capturing `message`.
+fn work_of(message: &str) -> u64 {
+    super::text::WORK.with(|work| work.set(0));
+    let _ = capture_counted(message);
+    super::text::WORK.with(|work| work.get())
+}
+
+#[test]
+fn capture_work_is_linear_in_the_message_length() {
+    let shapes = [
+        "remember this: use pnpm everywhere. Fix the build please.\n".to_owned(),
+        "please, and please, and also, ok, so, and remember that ".to_owned(),
+        "Fix the header, and remember that we never commit to main, and ".to_owned(),
+        "Remember these:\n- use tabs\n- keep PRs small\n".to_owned(),
+        "ステージングのDBは読み取り専用だということを覚えておいて、あと".to_owned(),
+        "不要不要不要请请记住记住".to_owned(),
+        "`remember` \"remember\" > remember ".to_owned(),
+        "a".repeat(64),
+    ];
+    for shape in shapes {
+        let small = work_of(&shape.repeat(50));
+        let large = work_of(&shape.repeat(800));
+        // Sixteen times the text may cost at most about sixteen times the work.
+        assert!(
+            large <= small * 16 * 5 / 4 + 1000,
+            "{shape:?}: {small} for 50 copies, {large} for 800"
+        );
+        assert!(small > 0, "{shape:?}");
+    }
+}
+
+#[test]
+fn back_references_take_the_sentence_before() {
+    assert_eq!(
+        texts("The e2e tests need the mock server on port 4010. Remember that for next time."),
+        ["The e2e tests need the mock server on port 4010"]
+    );
+    assert_eq!(
+        texts("支付回调必须先验签再处理。下次记住这一点。"),
+        ["支付回调必须先验签再处理"]
+    );
+    assert!(capture("Remember that for next time.").is_empty());
+}
+
+#[test]
+fn a_trigger_pointing_forward_takes_the_next_line_or_each_item() {
+    assert_eq!(
+        texts("Remember this:\nThe billing service only accepts cents. Also fix the tests"),
+        ["The billing service only accepts cents"]
+    );
+    assert_eq!(
+        texts(
+            "Please remember these:\n- use tabs in Go files\n\n- never log request bodies\nthanks!"
+        ),
+        ["use tabs in Go files", "never log request bodies"]
+    );
+}
+
+#[test]
+fn triggers_after_emoji_also_one_more_thing_and_mid_sentence() {
+    assert_eq!(
+        texts("📌 Remember: all dates are UTC strings"),
+        ["all dates are UTC strings"]
+    );
+    assert_eq!(
+        texts("one more thing — from now on run clippy first"),
+        ["run clippy first"]
+    );
+    assert_eq!(
+        texts("Fix the typo, and remember that we never push to main."),
+        ["we never push to main"]
+    );
+}
+
+#[test]
+fn decoys_capture_nothing() {
+    for message in [
+        "What does `remember: true` do here",
+        "this is slow:\n# remember to invalidate the cache\ndef refresh(): pass",
+        "> Remember to rotate the keys every 90 days",
+        "---------- Forwarded message ---------\nRemember to update your VPN client.",
+        "Note: Remember to set NODE_ENV before building.",
+        "The ticket says \"remember to update the changelog\" but we have none",
+        "remember when we moved the CI to GitHub Actions, what broke",
+        "I prefer option B, go ahead",
+        "Going forward with the migration plan, start with users",
+        "remember this later 😅",
+        "Remember this device for 30 days",
+    ] {
+        assert!(
+            capture(message).is_empty(),
+            "{message}: {:?}",
+            capture(message)
+        );
+    }
 }

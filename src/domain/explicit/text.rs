@@ -9,6 +9,18 @@ const PRIVATE_CLOSE: &str = "</private>";
 
 const APOSTROPHES: &[char] = &['\'', '’', 'ʼ'];
 
+#[cfg(test)]
+thread_local! {
+    /// Chars looked at by the matching below: the tests' measure of work, which must grow
+    /// linearly with the message.
+    pub(super) static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+pub(super) fn count_work(_chars: usize) {
+    #[cfg(test)]
+    WORK.with(|work| work.set(work.get() + 1 + _chars as u64));
+}
+
 /// A letter or digit of an alphabetic script: a phrase ending in one must not run on into
 /// another ("remember" is not the start of "remembered"). CJK and Hangul have no spaces
 /// between words, so a phrase ending in one of them may be followed by anything.
@@ -25,6 +37,7 @@ fn same_char(text: char, phrase: char) -> bool {
 /// The end of `phrase` when it occurs at byte `at` of `text` and does not run on into a longer
 /// word. A space in the phrase matches one run of whitespace.
 pub(super) fn match_at(text: &str, at: usize, phrase: &str) -> Option<usize> {
+    count_work(phrase.len());
     let mut rest = text.get(at..)?.char_indices().peekable();
     let mut end = at;
     for wanted in phrase.chars() {
@@ -66,7 +79,9 @@ pub(super) fn longest_at<'a>(
 
 pub(super) fn skip_chars(text: &str, at: usize, skip: impl Fn(char) -> bool) -> usize {
     let rest = &text[at..];
-    at + rest.len() - rest.trim_start_matches(skip).len()
+    let skipped = rest.len() - rest.trim_start_matches(skip).len();
+    count_work(skipped);
+    at + skipped
 }
 
 /// Pictographs, dingbats, arrows and other symbols people put before or after a sentence.
