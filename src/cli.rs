@@ -84,8 +84,9 @@ Example:
 /// Prints the workspace memory block (frozen at the session's first render, so the model
 /// provider's prompt cache keeps hitting) and the session's hot state, or nothing at all when
 /// both are empty. When `prompt` asks to remember something ("remember this: …", "from now
-/// on …", 记住…, 覚えて…, 기억해…), it is stored in workspace memory at once and listed under
-/// pending_memories until the next promote.
+/// on …", 记住…, 覚えて…, 기억해…, recuerda que…, merk dir…, n'oublie pas…, lembre-se…), it
+/// is stored in workspace memory at once and listed under pending_memories until the next
+/// promote.
 #[derive(Debug, Args)]
 #[command(after_help = RENDER_EXAMPLE)]
 pub struct Render {

@@ -542,7 +542,7 @@ fn defect_10_remember_colon_and_word_boundaries() {
     render_with(
         &env,
         "s1",
-        "remember: the weekly report is generated on Mondays",
+        "remember: send the weekly report on Mondays",
         "m1",
     );
     let stored = entries(&env);
