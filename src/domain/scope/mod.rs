@@ -769,16 +769,27 @@ fn is_glob(part: &str) -> bool {
 }
 
 /// Glob parts against literal parts: `**` spans any number of parts, `*` and `?` stay in one.
+/// Dynamic programming over (pattern, parts) prefixes, so no pattern takes exponential time.
 fn glob_matches(pattern: &[String], parts: &[String]) -> bool {
-    match pattern.split_first() {
-        None => parts.is_empty(),
-        Some((first, rest)) if first == "**" => {
-            (0..=parts.len()).any(|skip| glob_matches(rest, &parts[skip..]))
+    // matched[j]: the pattern read so far matches the first j parts.
+    let mut matched = vec![false; parts.len() + 1];
+    matched[0] = true;
+    for piece in pattern {
+        let mut next = vec![false; parts.len() + 1];
+        if piece == "**" {
+            let mut reachable = false;
+            for j in 0..=parts.len() {
+                reachable |= matched[j];
+                next[j] = reachable;
+            }
+        } else {
+            for j in 1..=parts.len() {
+                next[j] = matched[j - 1] && part_matches(piece, &parts[j - 1]);
+            }
         }
-        Some((first, rest)) => parts
-            .split_first()
-            .is_some_and(|(part, others)| part_matches(first, part) && glob_matches(rest, others)),
+        matched = next;
     }
+    matched[parts.len()]
 }
 
 fn part_matches(pattern: &str, text: &str) -> bool {

@@ -518,4 +518,13 @@ fn globs_match_within_and_across_parts() {
     assert!(!glob("test_?.py", "test_ab.py"));
     assert!(glob("*", "anything"));
     assert!(!glob("*.sh", "dir/a.sh"));
+    assert!(glob("**", ""));
+    assert!(glob("a/**", "a/b/c"));
+    // Many `**` against many parts stays fast (dynamic programming, not backtracking).
+    let pattern = vec!["**".to_string(); 40]
+        .into_iter()
+        .chain(["x".to_string()])
+        .collect::<Vec<_>>();
+    let parts = vec!["a".to_string(); 200];
+    assert!(!glob_matches(&pattern, &parts));
 }
