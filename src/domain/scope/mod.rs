@@ -520,10 +520,10 @@ fn read_tool(tool: &Tool, args: &[&str], category: Category) -> Vec<Scope> {
                 .collect();
         }
     }
-    steps.retain(|step| !reading.skipped.contains(step));
     vec![finish(tool.family, steps, &reading)]
 }
 
+/// One scope from what was read; skipped steps (`-x test`, `-DskipTests`) are left out.
 fn finish(family: &str, mut steps: Vec<String>, reading: &Reading) -> Scope {
     let sorted = |mut items: Vec<String>| {
         items.sort();
