@@ -1536,6 +1536,24 @@ fn split_pipelines(segments: Vec<Segment>) -> Vec<Pipeline> {
     pipelines
 }
 
+/// The effective segments of a command, in the order `analyze` lists them: each one's category
+/// and the words its program receives (quotes removed), after env assignments, redirections and
+/// transparent wrappers. `timeout 60 npx jest 'src/a b.test.ts'` → `[(Test, [npx, jest, src/a
+/// b.test.ts])]`. What a run covers is read from these words (see `scope`).
+pub fn effective_segments(command: &str) -> Vec<(Category, Vec<String>)> {
+    let pipelines = split_pipelines(split_segments(tokenize(command)));
+    let mut found = Vec::new();
+    for pipeline in &pipelines {
+        let texts: Vec<&str> = pipeline.stages[0].iter().map(|w| w.text.as_str()).collect();
+        let start = prefix_length(&texts);
+        if let Some(category) = classify_words(&texts[start..]) {
+            let words = texts[start..].iter().map(|w| w.to_string()).collect();
+            found.push((category, words));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

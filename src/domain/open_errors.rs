@@ -4,9 +4,13 @@
 //! - A command with no effective segment (inspection such as `cat`, `git log`, `ls`, or setup
 //!   such as `cd`, `touch`), or whose status belongs to a filter at the end of a pipeline,
 //!   records and clears nothing: its status says nothing about the code.
-//! - Exit 0 clears the errors recorded from the same normalised command, and every error of
-//!   each validation category the command ran (a passing `npm run typecheck` clears typecheck
-//!   errors). Runtime errors therefore clear only when the same command succeeds.
+//! - Exit 0 clears the errors its scope covers (see `scope`): those recorded from the same
+//!   normalised command, from a narrower run of the same tool (`pytest` clears what `pytest
+//!   tests/test_a.py` recorded, `go test ./...` what `go test ./pkg/...` did), or from a step
+//!   it runs (`mvn verify` clears `mvn test`'s). Nothing else: `pytest tests/test_b.py` leaves
+//!   `tests/test_a.py`'s failure open, `black --check` never clears flake8's, a typecheck never
+//!   clears a test failure. An error stored without its command (by older writers) clears when
+//!   a validation command of its category passes.
 //! - Non-zero: one error per failing command, made of its error lines; it replaces what the
 //!   same command recorded before, and the same failure seen again bumps `seenCount`.
 //! - Editing or writing a file an error names marks the error `maybe_fixed`.
@@ -18,6 +22,7 @@ use super::extract::{bounded_output, error_lines, fingerprint, named_files, summ
 use super::injection::{withheld_if_instructing, without_instructions};
 use super::paths::names_same_file;
 use super::render::strip_invisible;
+use super::scope::{failed_scopes, run_covers, scopes};
 use super::secrets::scrub;
 use super::session::{ErrorStatus, OpenError};
 
@@ -69,9 +74,15 @@ pub fn apply_bash(errors: &mut Vec<OpenError>, run: BashRun, now_ms: i64) -> Err
     };
 
     if exit == 0 {
+        let run: Vec<_> = scopes(&command).into_iter().map(|(_, s)| s).collect();
+        let covered = |e: &OpenError| match e.command.as_deref().map(str::trim) {
+            Some(failed) if !failed.is_empty() => {
+                run_covers(&run, &failed_scopes(failed, e.category))
+            }
+            _ => e.category.is_validation() && analysis.segments.contains(&e.category),
+        };
         errors.retain(|e| {
-            let fixed = same_command(e)
-                || (e.category.is_validation() && analysis.segments.contains(&e.category));
+            let fixed = same_command(e) || covered(e);
             if fixed {
                 changes.cleared.push(e.id.clone());
             }
@@ -227,16 +238,47 @@ mod tests {
     }
 
     #[test]
-    fn passing_validation_clears_its_category_only() {
+    fn a_passing_run_clears_what_its_scope_covers_only() {
+        let mut errors = Vec::new();
+        apply_bash(&mut errors, run("npx tsc --noEmit", TSC_OUT, Some(2)), 1);
+        apply_bash(&mut errors, run("npm test -- adds", TEST_OUT, Some(1)), 2);
+        assert_eq!(errors.len(), 2);
+        // Another spelling of the typecheck's tool clears it; the test failure stays.
+        let changes = apply_bash(
+            &mut errors,
+            run("touch fixed && tsc --noEmit", "", Some(0)),
+            3,
+        );
+        assert_eq!(changes.cleared.len(), 1);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].category, Category::Test);
+        // A narrower run of another part clears nothing; the unscoped form clears it.
+        let changes = apply_bash(&mut errors, run("npm test -- subtracts", "", Some(0)), 4);
+        assert!(changes.is_empty());
+        let changes = apply_bash(&mut errors, run("npm test", "", Some(0)), 5);
+        assert_eq!(changes.cleared.len(), 1);
+        assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn another_validation_of_the_same_category_does_not_clear() {
+        let mut errors = Vec::new();
+        apply_bash(&mut errors, run("npm run typecheck", TSC_OUT, Some(2)), 1);
+        // Nothing on the command line says the script runs tsc.
+        let changes = apply_bash(&mut errors, run("npx tsc --noEmit", "", Some(0)), 2);
+        assert!(changes.is_empty());
+        assert_eq!(errors.len(), 1);
+    }
+
+    #[test]
+    fn an_error_stored_without_its_command_clears_by_category() {
         let mut errors = Vec::new();
         apply_bash(&mut errors, run("npm run typecheck", TSC_OUT, Some(2)), 1);
         apply_bash(&mut errors, run("npm test", TEST_OUT, Some(1)), 2);
-        assert_eq!(errors.len(), 2);
-        let changes = apply_bash(
-            &mut errors,
-            run("touch fixed && npx tsc --noEmit", "", Some(0)),
-            3,
-        );
+        for error in &mut errors {
+            error.command = None;
+        }
+        let changes = apply_bash(&mut errors, run("npx tsc --noEmit", "", Some(0)), 3);
         assert_eq!(changes.cleared.len(), 1);
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].category, Category::Test);
