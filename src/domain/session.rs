@@ -56,6 +56,10 @@ pub struct SessionState {
     /// shown again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown_hot_state: Option<String>,
+    /// Digests of the verified commands this session counted (see `verified`): each is
+    /// counted once per session.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verified_counted: Vec<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -84,6 +88,7 @@ impl SessionState {
             frozen_workspace_block: None,
             memories_over_limit: 0,
             shown_hot_state: None,
+            verified_counted: Vec::new(),
             extra: Map::new(),
         }
     }
