@@ -160,7 +160,6 @@ fn temp_paths_secrets_failures_and_other_commands_are_never_stored() {
         ("npx tsc -p /tmp/tsconfig.json", ""),
         ("pytest --basetemp=$TMPDIR/pt", ""),
         ("cargo test --target-dir \"$(mktemp -d)\"", ""),
-        (&*format!("GITHUB_TOKEN={token} npm test"), ""),
         (&*format!("npm test -- --token {token}"), ""),
         ("cat package.json", ""),
         ("git commit -m 'make tests pass'", ""),
@@ -190,8 +189,19 @@ fn temp_paths_secrets_failures_and_other_commands_are_never_stored() {
     assert_success(&out);
     assert!(!memory_file(&env).exists());
     assert_eq!(env.render(DIR, "s2"), "");
-    // What it does count holds neither.
-    pass(&env, "2026-11-01T10:00:00Z", "s1", "ok", "npm test", "");
+    // What it does count holds neither: an assignment before the step is not part of it.
+    let line = pass(
+        &env,
+        "2026-11-01T10:00:00Z",
+        "s1",
+        "ok",
+        &format!("GITHUB_TOKEN={token} npm test"),
+        "",
+    );
+    assert_eq!(
+        line["verifiedCounted"],
+        json!([{"category": "test", "command": "npm test"}])
+    );
     let text = std::fs::read_to_string(memory_file(&env)).unwrap();
     assert!(!text.contains("tmp") && !text.contains(token) && !text.contains("REDACTED"));
     for file in env.data_files() {

@@ -47,13 +47,15 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
         || SessionState::new(session_id),
         |state| {
             let changes = tool_event::apply(state, call, ctx.now_ms);
-            let passed = match &call.shell {
-                Some(shell) if !changes.duplicate => {
-                    verified::passed_steps(shell.command, &shell.output, shell.exit)
-                }
+            let counted = match &call.shell {
+                Some(shell) if !changes.duplicate => verified::count_in_session(
+                    &mut state.verified_counted,
+                    shell.command,
+                    &shell.output,
+                    shell.exit,
+                ),
                 _ => Vec::new(),
             };
-            let counted = verified::first_in_session(&mut state.verified_counted, passed);
             if !changes.is_empty() || !counted.is_empty() {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
                 if state.session_id.is_empty() {

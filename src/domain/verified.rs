@@ -80,7 +80,7 @@ const TEMP_WORDS: &[&str] = &[
 /// Output lines that say the run failed although it exited 0 (its script hid the status).
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^(?:not ok [0-9]+|FAIL(?:[ :\t]|$)|FAILED\b|--- FAIL|# fail [1-9])",
+        r"^(?:not ok [0-9]+|FAIL(?:[ :\t]|$)|FAILED\b|--- FAIL|# fail [1-9]|test result: FAILED)",
         r"|^(?:=+ |Tests:\s+|Test Suites:\s+)?[1-9][0-9]* (?:failed|failing)\b",
     ))
     .expect("valid failure-line pattern")
@@ -148,20 +148,47 @@ pub fn passed_steps(command: &str, output: &str, exit: Option<i64>) -> Vec<Step>
     if exit != Some(0) {
         return Vec::new();
     }
-    let steps = validating_steps(command);
+    let mut steps = validating_steps(command);
     if steps.is_empty() || looks_failed(output) {
         return Vec::new();
     }
+    steps.retain(|step| !holds_secret(&step.command));
     steps
+}
+
+/// The steps of a finished shell command that count as passing (as `passed_steps`) and that
+/// `counted`, a session's list, does not hold yet: added to it, and returned. A pass already
+/// counted in the session returns before the output is read or secrets are looked for, so that
+/// a check re-run in a loop costs next to nothing.
+pub fn count_in_session(
+    counted: &mut Vec<String>,
+    command: &str,
+    output: &str,
+    exit: Option<i64>,
+) -> Vec<Step> {
+    if exit != Some(0) {
+        return Vec::new();
+    }
+    let mut steps = validating_steps(command);
+    steps.retain(|step| !counted.contains(&session_key(step)));
+    if steps.is_empty() || looks_failed(output) {
+        return Vec::new();
+    }
+    steps.retain(|step| !holds_secret(&step.command));
+    counted.extend(steps.iter().map(session_key));
+    let surplus = counted.len().saturating_sub(COUNTED_PER_SESSION);
+    counted.drain(..surplus);
+    steps
+}
+
+/// A step holding a secret is not stored at all: scrubbed, it would not run.
+fn holds_secret(text: &str) -> bool {
+    scrub(text) != text
 }
 
 /// The steps of `command` that would be counted if it passed.
 fn validating_steps(command: &str) -> Vec<Step> {
     let visible = strip_invisible(command);
-    // A command holding a secret is not stored at all: scrubbed, it would not run.
-    if scrub(&visible) != visible {
-        return Vec::new();
-    }
     let analysis = analyze(&visible);
     if analysis.segments.is_empty() || !analysis.status_reliable {
         return Vec::new();
@@ -229,22 +256,6 @@ fn looks_failed(output: &str) -> bool {
     })
 }
 
-/// Keeps in `counted` (a session's list) the steps not counted in that session before, and
-/// returns them: what is to be added to workspace memory.
-pub fn first_in_session(counted: &mut Vec<String>, steps: Vec<Step>) -> Vec<Step> {
-    let mut fresh = Vec::new();
-    for step in steps {
-        let key = session_key(&step);
-        if !counted.contains(&key) {
-            counted.push(key);
-            fresh.push(step);
-        }
-    }
-    let surplus = counted.len().saturating_sub(COUNTED_PER_SESSION);
-    counted.drain(..surplus);
-    fresh
-}
-
 /// A short digest of a step: the session store needs to tell steps apart, not to keep them.
 fn session_key(step: &Step) -> String {
     let digest = Sha256::digest(format!("{}\u{0}{}", step.category.as_str(), step.command));
@@ -285,11 +296,12 @@ fn strength(v: &Verified) -> (u64, i64) {
 
 /// Whether today's rules count `command` as one validating step of `category`.
 pub fn still_counts(category: Category, command: &str) -> bool {
-    validating_steps(command)
-        == [Step {
-            category,
-            command: command.to_string(),
-        }]
+    !holds_secret(command)
+        && validating_steps(command)
+            == [Step {
+                category,
+                command: command.to_string(),
+            }]
 }
 
 /// Per validation category in display order, the command shown: the strongest that today's
@@ -486,6 +498,7 @@ mod tests {
             "===== 1 failed, 2 passed in 0.12s =====\n",
             "\n  3 passing (4ms)\n  1 failing\n",
             "--- FAIL: TestAdd (0.00s)\nFAIL\n",
+            "test result: FAILED. 1 passed; 1 failed; 0 ignored\n",
             "src/a.ts(3,1): error TS2322: Type 'number' is not assignable to type 'string'.\n",
             "No tests found, exiting with code 0\n",
             "\n  0 passing (1ms)\n",
@@ -522,29 +535,70 @@ mod tests {
     #[test]
     fn a_command_is_counted_once_per_session() {
         let mut counted = Vec::new();
-        let tsc = step(Category::Typecheck, "npx tsc");
-        let test = step(Category::Test, "npm test");
+        fn count(
+            counted: &mut Vec<String>,
+            command: &str,
+            output: &str,
+        ) -> Vec<(Category, String)> {
+            count_in_session(counted, command, output, Some(0))
+                .into_iter()
+                .map(|s| (s.category, s.command))
+                .collect()
+        }
         assert_eq!(
-            first_in_session(&mut counted, vec![tsc.clone()]),
-            std::slice::from_ref(&tsc)
+            count(&mut counted, "npx tsc", ""),
+            one(Category::Typecheck, "npx tsc")
         );
-        assert_eq!(first_in_session(&mut counted, vec![tsc.clone()]), []);
+        assert_eq!(count(&mut counted, "npx tsc", ""), []);
         assert_eq!(
-            first_in_session(&mut counted, vec![tsc.clone(), test.clone()]),
-            [test]
+            count(&mut counted, "npx tsc && npm test", ""),
+            one(Category::Test, "npm test")
         );
-        // The same text under another category is another step.
-        let other = step(Category::Build, "npx tsc");
-        assert_eq!(first_in_session(&mut counted, vec![other.clone()]), [other]);
+        // A run that looked failed is not counted, and a later clean one still is.
+        assert_eq!(
+            count(
+                &mut counted,
+                "cargo test",
+                "test result: FAILED. 1 passed; 1 failed\n"
+            ),
+            []
+        );
+        assert_eq!(
+            count(&mut counted, "cargo test", ""),
+            one(Category::Test, "cargo test")
+        );
+        // What never counts is never marked.
+        assert_eq!(
+            count(
+                &mut counted,
+                "npm test -- --token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+                ""
+            ),
+            []
+        );
+        assert_eq!(counted.len(), 3);
         // Bounded: the oldest are forgotten.
         for i in 0..COUNTED_PER_SESSION {
-            first_in_session(
-                &mut counted,
-                vec![step(Category::Test, &format!("pytest t{i}"))],
-            );
+            count(&mut counted, &format!("pytest t{i}"), "");
         }
         assert_eq!(counted.len(), COUNTED_PER_SESSION);
-        assert_eq!(first_in_session(&mut counted, vec![tsc.clone()]), [tsc]);
+        assert_eq!(
+            count(&mut counted, "npx tsc", ""),
+            one(Category::Typecheck, "npx tsc")
+        );
+        let mut other = Vec::new();
+        assert!(count_in_session(&mut other, "npx tsc", "", Some(1)).is_empty());
+        assert!(count_in_session(&mut other, "npx tsc", "", None).is_empty());
+        assert!(other.is_empty());
+    }
+
+    #[test]
+    fn an_environment_secret_stays_out_of_the_step_it_prefixes() {
+        // The assignment is not part of the step: what is counted holds no secret.
+        assert_eq!(
+            steps("GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 npm test"),
+            one(Category::Test, "npm test")
+        );
     }
 
     #[test]
