@@ -5,7 +5,8 @@
 //! large data directory, each against its target. The stores are written straight to disk in
 //! the on-disk format. Run with `cargo bench --bench hooks`: it prints Markdown tables (median
 //! and p90 of each case) and asserts nothing about time. `OCMEM_BENCH_RUNS` sets the runs of
-//! each hook case (default 200); the large cases run fewer.
+//! each hook case (default 200); the large cases run fewer. `OCMEM_BENCH_BIN` measures another
+//! build of ocmem instead (the static hello-world is still built beside this one).
 
 use std::fs;
 use std::io::Write;
@@ -25,6 +26,10 @@ use ocmem::store::Workspace;
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ocmem");
+/// The binary measured: `OCMEM_BENCH_BIN` when set (another build to compare), else this one.
+static MEASURED: std::sync::LazyLock<PathBuf> = std::sync::LazyLock::new(|| {
+    std::env::var_os("OCMEM_BENCH_BIN").map_or_else(|| PathBuf::from(BIN), PathBuf::from)
+});
 const DIR: &str = "/nonexistent/ocmem-bench/repo";
 const SESSION: &str = "bench";
 const TSC: &str = "\n> demo@1.0.0 typecheck\n> tsc --noEmit\n\nsrc/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.\nsrc/util.ts(4,1): error TS2322: Type 'number' is not assignable to type 'string'.\n\nFound 2 errors in 2 files.\n";
@@ -50,7 +55,7 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn ocmem(data: &'a Path, args: &'a [&'a str], stdin: &'a [u8]) -> Self {
         Run {
-            program: Path::new(BIN),
+            program: &MEASURED,
             data: Some(data),
             args,
             stdin,
@@ -531,6 +536,23 @@ fn main() {
             let event = bash_event(SESSION, &format!("t{i}"), "npm run typecheck", TSC, 2);
             Run::ocmem(&data, &["tool-after"], &event).time()
         }),
+        case(
+            "tool-after, passing tsc, counted before in the session",
+            None,
+            |i| {
+                // Its own session: the hook session's failing tsc would have it clear an error.
+                let event = bash_event("bench-pass", &format!("ok{i}"), "npm run typecheck", "", 0);
+                Run::ocmem(&data, &["tool-after"], &event).time()
+            },
+        ),
+        case(
+            "tool-after, passing tsc, first in its session (writes memory)",
+            None,
+            |i| {
+                let event = bash_event(&format!("v{i}"), "ok", "npm run typecheck", "", 0);
+                Run::ocmem(&data, &["tool-after"], &event).time()
+            },
+        ),
         case("render, block frozen", floor, |_| {
             Run::ocmem(&data, &["render"], &frozen).time()
         }),

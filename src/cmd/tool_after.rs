@@ -7,9 +7,11 @@ use super::{run_hook, Run};
 use crate::cli::ToolAfter;
 use crate::context::Context;
 use crate::domain::event::ToolCall;
+use crate::domain::memory::WorkspaceMemory;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
 use crate::domain::tool_event;
+use crate::domain::verified::{self, Step};
 use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::Updated;
@@ -27,7 +29,9 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     Ok(report(json, &record(ctx, &call)?))
 }
 
-/// Applies `call` to its session's hot state; returns what changed, as `--json` prints it.
+/// Applies `call` to its session's hot state, and counts the validation commands it passed
+/// in workspace memory (the first pass of each in the session: see `verified`); returns what
+/// changed, as `--json` prints it.
 pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
     let tool = call.tool;
     if !call.is_tracked() {
@@ -43,18 +47,37 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
         || SessionState::new(session_id),
         |state| {
             let changes = tool_event::apply(state, call, ctx.now_ms);
-            if !changes.is_empty() {
+            let counted = match &call.shell {
+                Some(shell) if !changes.duplicate => verified::count_in_session(
+                    &mut state.verified_counted,
+                    shell.command,
+                    &shell.output,
+                    shell.exit,
+                ),
+                _ => Vec::new(),
+            };
+            if !changes.is_empty() || !counted.is_empty() {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
                 if state.session_id.is_empty() {
                     state.session_id = session_id.to_string();
                 }
             }
-            changes
+            (changes, counted)
         },
     )?;
     Ok(match updated {
-        Updated::Done { result, written } => {
+        Updated::Done {
+            result: (result, counted),
+            written,
+        } => {
+            count_verified(ctx, &workspace, &counted)?;
             let mut line = serde_json::to_value(result)?;
+            if !counted.is_empty() {
+                line["verifiedCounted"] = counted
+                    .iter()
+                    .map(|s| json!({"category": s.category.as_str(), "command": s.command}))
+                    .collect();
+            }
             line["tool"] = json!(tool);
             line["tracked"] = json!(true);
             line["written"] = json!(written);
@@ -65,6 +88,28 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
             json!({"tool": tool, "tracked": true, "written": false, "leftNewer": true})
         }
     })
+}
+
+/// Adds the steps a session counted for the first time to the workspace's verified commands.
+fn count_verified(
+    ctx: &Context,
+    workspace: &crate::store::Workspace,
+    counted: &[Step],
+) -> Result<()> {
+    if counted.is_empty() {
+        return Ok(());
+    }
+    ctx.store().update(
+        &workspace.memory_file(),
+        || WorkspaceMemory::new(&workspace.root, &workspace.key),
+        |memory| {
+            for step in counted {
+                verified::record(&mut memory.verified_commands, step, ctx.now_ms);
+            }
+            memory.updated_at = format_rfc3339_ms(ctx.now_ms);
+        },
+    )?;
+    Ok(())
 }
 
 fn report(json: bool, line: &Value) -> String {

@@ -32,6 +32,7 @@ use super::secrets::{scrub, secret_kinds};
 use super::session::{ErrorStatus, SessionState, SESSION_VERSION};
 use super::sweep::idle_days;
 use super::time::format_rfc3339_ms;
+use super::verified;
 
 /// The version of the JSON report's layout. Adding a field keeps it; renaming, removing or
 /// changing the meaning of one bumps it.
@@ -131,6 +132,20 @@ pub struct WorkspaceAudit {
     pub errors: Errors,
     pub files: Files,
     pub bytes: u64,
+    /// Per validation category, the verified command the block shows (see `verified`).
+    pub verified_commands: Vec<VerifiedCommand>,
+}
+
+/// A verified command as the workspace block shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifiedCommand {
+    pub category: &'static str,
+    pub command: String,
+    /// Sessions it passed in.
+    pub count: u64,
+    /// RFC 3339, as stored.
+    pub last_passed: String,
 }
 
 /// Entries in one group: all active ones, the active ones not rendered, the superseded ones.
@@ -433,6 +448,7 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
             ..Files::default()
         },
         bytes: input.bytes,
+        verified_commands: Vec::new(),
     };
 
     let memory_path = &input.memory.path;
@@ -468,6 +484,15 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
             audit.root = Some(memory.workspace.root.clone()).filter(|r| !r.is_empty());
             audit.budget_chars = Some(memory.limits.max_rendered_chars);
             let block = render_block(memory, Some(now_ms));
+            audit.verified_commands = verified::shown(&memory.verified_commands)
+                .into_iter()
+                .map(|(category, v)| VerifiedCommand {
+                    category: category.as_str(),
+                    command: one_line(&scrub(&v.command)),
+                    count: v.count,
+                    last_passed: one_line(&v.last_passed),
+                })
+                .collect();
             audit.rendered_chars = block.chars().count() as u64;
             let rendered = rendered_entries(memory, &block, now_ms);
             for (entry, shown) in memory.entries.iter().zip(rendered) {
@@ -912,6 +937,23 @@ pub fn render_table(report: &Report, scope: Option<&str>) -> String {
                     .collect();
                 out.push_str(&format!("  by type:   {}\n", by_type.join("  ")));
                 out.push_str(&format!("  by source: {}\n", by_source.join("  ")));
+                if !w.verified_commands.is_empty() {
+                    let verified: Vec<String> = w
+                        .verified_commands
+                        .iter()
+                        .map(|v| {
+                            format!(
+                                "{} `{}` ({} session{}, last {})",
+                                v.category,
+                                v.command,
+                                v.count,
+                                if v.count == 1 { "" } else { "s" },
+                                v.last_passed
+                            )
+                        })
+                        .collect();
+                    out.push_str(&format!("  verified:  {}\n", verified.join("  ")));
+                }
             }
             StoreState::Missing => out.push_str("  no workspace memory (sessions only)\n"),
             StoreState::Corrupt => {
@@ -1287,6 +1329,45 @@ mod tests {
         );
         // updatedAt empty: the newest time an error was seen.
         assert_eq!(audit.sessions.oldest_days, Some(3));
+    }
+
+    #[test]
+    fn verified_commands_are_reported_as_the_block_shows_them() {
+        let mut memory = memory_with(&[]);
+        memory.verified_commands = serde_json::from_value(json!({
+            "typecheck": [
+                {"command": "npx tsc", "count": 1, "lastPassed": "2026-11-20T10:00:00.000Z"},
+                {"command": "npm run typecheck", "count": 3, "lastPassed": "2026-11-19T10:00:00.000Z"}
+            ],
+            // Today's rules count none of these: not reported.
+            "test": [
+                {"command": "git log", "count": 9, "lastPassed": "2026-11-20T10:00:00.000Z"},
+                {"command": "pytest /tmp/case", "count": 5, "lastPassed": "2026-11-20T10:00:00.000Z"}
+            ],
+            "runtime": [{"command": "node a.js", "count": 4, "lastPassed": "2026-11-20T10:00:00.000Z"}]
+        }))
+        .unwrap();
+        let (audit, problems) = audit_workspace(&input(Stored::Ok(memory), Vec::new()), NOW);
+        assert!(problems.is_empty());
+        assert_eq!(
+            audit.verified_commands,
+            [VerifiedCommand {
+                category: "typecheck",
+                command: "npm run typecheck".into(),
+                count: 3,
+                last_passed: "2026-11-19T10:00:00.000Z".into(),
+            }]
+        );
+        assert!(audit.rendered_chars > 0, "the line alone renders a block");
+        let report = report(
+            Path::new("/data"),
+            NOW,
+            &[input(Stored::Ok(memory_with(&[])), Vec::new())],
+        );
+        assert_eq!(
+            serde_json::to_value(&report).unwrap()["workspaces"][0]["verifiedCommands"],
+            json!([])
+        );
     }
 
     #[test]

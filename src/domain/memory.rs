@@ -25,6 +25,7 @@ use super::injection::{instructs_agent, InjectionKind};
 use super::memory_type::MemoryType;
 use super::render::{entry_line, layout, neutralise, WORKSPACE_HEADER};
 use super::time::{format_rfc3339_ms, parse_rfc3339};
+use super::verified::{self, VerifiedCommands};
 
 pub const MEMORY_VERSION: u64 = 1;
 pub const MAX_RENDERED_ENTRIES: usize = 28;
@@ -51,6 +52,10 @@ pub struct WorkspaceMemory {
     pub migrations: Option<Value>,
     #[serde(default)]
     pub updated_at: String,
+    /// The validation commands that passed in the workspace (see `verified`). Not written
+    /// when empty, so a store without any is what the TypeScript plugin wrote.
+    #[serde(default, skip_serializing_if = "VerifiedCommands::is_empty")]
+    pub verified_commands: VerifiedCommands,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -178,6 +183,7 @@ impl WorkspaceMemory {
             entries: Vec::new(),
             migrations: None,
             updated_at: String::new(),
+            verified_commands: VerifiedCommands::default(),
             extra: Map::new(),
         }
     }
@@ -579,11 +585,13 @@ pub fn block_memory(memory: &WorkspaceMemory) -> WorkspaceMemory {
         .into_iter()
         .map(|at| memory.entries[at].clone())
         .collect();
+    block.verified_commands = memory.verified_commands.clone();
     block
 }
 
 /// The workspace block: the top active entries by rank in `feedback`, `project`, `decision`,
-/// `reference` sections, whole lines within the budget, or "" when there is nothing.
+/// `reference` sections, whole lines within the budget, then the line of verified commands
+/// as far as it fits, or "" when there is nothing.
 /// An entry past its `staleAfterDays` at `now_ms` is marked `[Nd old, verify]`; with no
 /// clock (`None`) no entry is marked.
 pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
@@ -609,7 +617,13 @@ pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
             )
         })
         .collect();
-    layout(WORKSPACE_HEADER, &labels, &lines, MAX_RENDERED_CHARS)
+    let block = layout(WORKSPACE_HEADER, &labels, &lines, MAX_RENDERED_CHARS);
+    verified::add_line(
+        block,
+        WORKSPACE_HEADER,
+        &memory.verified_commands,
+        MAX_RENDERED_CHARS,
+    )
 }
 
 /// Days since the entry's last update when it is past its `staleAfterDays` at `now_ms`.

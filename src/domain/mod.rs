@@ -25,3 +25,4 @@ pub mod stored;
 pub mod sweep;
 pub mod time;
 pub mod tool_event;
+pub mod verified;

@@ -290,6 +290,7 @@ pub const STRUCTURE_LABELS: &[&str] = &[
     "open_errors:",
     "recent_decisions:",
     "pending_memories:",
+    super::verified::LABEL,
 ];
 
 /// Colons a label may end with (ASCII, fullwidth, small).

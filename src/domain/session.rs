@@ -60,6 +60,10 @@ pub struct SessionState {
     /// shown again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shown_hot_state: Option<String>,
+    /// Digests of the verified commands this session counted (see `verified`): each is
+    /// counted once per session.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verified_counted: Vec<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -89,6 +93,7 @@ impl SessionState {
             memories_over_limit: 0,
             memories_refused: 0,
             shown_hot_state: None,
+            verified_counted: Vec::new(),
             extra: Map::new(),
         }
     }

@@ -16,16 +16,21 @@ use serde::{Deserialize, Serialize};
 
 use super::{read_contents, write_atomically, Contents};
 use crate::domain::memory::{block_memory, MemoryEntry, WorkspaceMemory};
+use crate::domain::verified::VerifiedCommands;
 
-/// The format of the file; another one is ignored.
-const TOP_VERSION: u64 = 1;
+/// The format of the file; another one is ignored. 2 added `verifiedCommands`: a file of
+/// version 1 says nothing about them, even for a memory file that has some.
+const TOP_VERSION: u64 = 2;
 
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct TopFile {
     version: u64,
     /// `fingerprint` of the memory file's bytes.
     memory: String,
     entries: Vec<MemoryEntry>,
+    #[serde(default, skip_serializing_if = "VerifiedCommands::is_empty")]
+    verified_commands: VerifiedCommands,
 }
 
 /// `<memory>.top.json` beside the memory file (`workspace-memory.top.json`).
@@ -99,10 +104,12 @@ impl Fingerprint {
 
 /// Writes the top entries of `memory`, whose file holds `bytes`, beside it.
 pub fn write_top(memory_path: &Path, bytes: &[u8], memory: &WorkspaceMemory) {
+    let block = block_memory(memory);
     let top = TopFile {
         version: TOP_VERSION,
         memory: fingerprint(bytes),
-        entries: block_memory(memory).entries,
+        entries: block.entries,
+        verified_commands: block.verified_commands,
     };
     if let Ok(mut text) = serde_json::to_string(&top) {
         text.push('\n');
@@ -123,6 +130,7 @@ pub fn read_top(memory_path: &Path, memory: impl Read) -> Option<WorkspaceMemory
     }
     let mut memory = WorkspaceMemory::new("", "");
     memory.entries = top.entries;
+    memory.verified_commands = top.verified_commands;
     Some(memory)
 }
 
