@@ -68,20 +68,32 @@ impl Setup {
     }
 
     /// `binary` run from a subdirectory of the project, with this setup's environment.
+    ///
+    /// A binary just copied may be "busy" for a moment: a process another test forked at the
+    /// same time holds the copy's write handle until it execs. Starting it is tried again then.
     fn run_binary(&self, binary: &Path, args: &[&str]) -> Output {
-        Command::new(binary)
-            .timeout(PROCESS_TIMEOUT)
-            .current_dir(self.project().join("src/deep"))
-            .env("HOME", self.home())
-            .env("XDG_CONFIG_HOME", self.xdg())
-            .env("CLAUDE_CONFIG_DIR", self.path("claude-config"))
-            .env("OCMEM_DATA_DIR", self.data())
-            .env("PATH", "/nonexistent")
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("OCMEM_BIN")
-            .args(args)
-            .output()
-            .unwrap()
+        let mut tries = 0;
+        loop {
+            let run = Command::new(binary)
+                .timeout(PROCESS_TIMEOUT)
+                .current_dir(self.project().join("src/deep"))
+                .env("HOME", self.home())
+                .env("XDG_CONFIG_HOME", self.xdg())
+                .env("CLAUDE_CONFIG_DIR", self.path("claude-config"))
+                .env("OCMEM_DATA_DIR", self.data())
+                .env("PATH", "/nonexistent")
+                .env_remove("XDG_DATA_HOME")
+                .env_remove("OCMEM_BIN")
+                .args(args)
+                .output();
+            match run {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => return other.unwrap(),
+            }
+        }
     }
 
     fn run(&self, args: &[&str]) -> Output {
