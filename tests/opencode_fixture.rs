@@ -87,12 +87,17 @@ fn every_tool_payload_of_the_recorded_session() {
         ]
     );
 
+    // The session's first render freezes the workspace block: it knows nothing yet but the
+    // typecheck that passed.
     let rendered = env.render(DEMO_DIR, DEMO_SESSION);
     let test_error = errors(&env)[0]["summary"].as_str().unwrap().to_string();
     assert_eq!(
         rendered,
         format!(
-            "Hot session state (current session):\n\
+            "Workspace memory (cross-session, verify if stale):\n\
+             verified commands: typecheck `npm run typecheck`\n\
+             \n\
+             Hot session state (current session):\n\
              active_files:\n\
              - src/index.ts (edit, 3x)\n\
              - src/util.ts (write, 2x)\n\
