@@ -167,7 +167,7 @@ const MAKE_OPTIONS_WITH_VALUE: &[&str] = &[
 // bundler, so Build.
 
 /// Verbs of npm/pnpm/yarn/bun that are the tool's own, not a script: plain Runtime.
-const PACKAGE_MANAGER_VERBS: &[&str] = &[
+pub(crate) const PACKAGE_MANAGER_VERBS: &[&str] = &[
     "install",
     "i",
     "add",

@@ -23,7 +23,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use super::command::{effective_segments, Category};
+use super::command::{effective_segments, Category, PACKAGE_MANAGER_VERBS};
 use tables::{
     GRADLE_TASKS, MAVEN_PHASES, OUTPUT_OPTIONS, PACKAGE_MANAGER_OPTIONS, SCRIPT_ARGUMENTS, TOOLS,
 };
@@ -558,37 +558,9 @@ fn whole_if_any_is(targets: Vec<Target>) -> Vec<Target> {
 
 const PACKAGE_MANAGERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
 
-/// Verbs of the package managers that are not scripts.
-const MANAGER_VERBS: &[&str] = &[
-    "install",
-    "i",
-    "add",
-    "remove",
-    "rm",
-    "uninstall",
-    "update",
-    "up",
-    "upgrade",
-    "ci",
-    "create",
-    "init",
-    "publish",
-    "pack",
-    "link",
-    "unlink",
-    "rebuild",
-    "prune",
-    "dedupe",
-    "exec",
-    "dlx",
-    "x",
-    "start",
-    "restart",
-    "stop",
-    "config",
-    "cache",
-    "version",
-];
+/// Verbs of the package managers that run another tool rather than a script; the rest of
+/// their verbs are `command::PACKAGE_MANAGER_VERBS`.
+const RUNNER_VERBS: &[&str] = &["exec", "dlx", "x"];
 
 fn package_script_scope(words: &[String], category: Category) -> Option<Scope> {
     let (manager, args) = words.split_first()?;
@@ -634,7 +606,12 @@ fn package_script_scope(words: &[String], category: Category) -> Option<Scope> {
             rest = after;
             name
         }
-        _ if manager == "npm" || MANAGER_VERBS.contains(&verb) => return None,
+        _ if manager == "npm"
+            || PACKAGE_MANAGER_VERBS.contains(&verb)
+            || RUNNER_VERBS.contains(&verb) =>
+        {
+            return None
+        }
         name => name,
     };
     if manager != "npm" {
