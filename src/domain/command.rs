@@ -73,6 +73,33 @@ const INSPECTION_PROGRAMS: &[&str] = &[
     "gh", "command",
 ];
 
+/// `(program, subcommand)` that only inspect: neutral, like `npm outdated`. `cargo tree -i x`
+/// and `cargo pkgid x` fail when x is not in the graph; `pip show x` when x is not installed.
+const QUERY_SUBCOMMANDS: &[(&str, &str)] = &[
+    ("cargo", "tree"),
+    ("cargo", "metadata"),
+    ("cargo", "pkgid"),
+    ("cargo", "search"),
+    ("cargo", "info"),
+    ("cargo", "locate-project"),
+    ("cargo", "verify-project"),
+    ("go", "list"),
+    ("go", "env"),
+    ("go", "doc"),
+    ("go", "version"),
+    ("go", "mod why"),
+    ("go", "mod graph"),
+    ("pip", "show"),
+    ("pip", "list"),
+    ("pip", "freeze"),
+    ("pip", "index"),
+    ("uv", "tree"),
+    ("uv", "pip show"),
+    ("uv", "pip list"),
+    ("uv", "pip tree"),
+    ("poetry", "show"),
+];
+
 /// Shell keywords that open a compound command: the command after them is what runs
 /// (`if npm test; then …`).
 const LEADING_KEYWORDS: &[&str] = &[
@@ -309,6 +336,8 @@ const FLAG_RULES: &[(&str, &str, &str, Category)] = &[
     ("dotnet", "format", "--verify-no-changes", Lint),
     ("mix", "format", "--check-formatted", Lint),
     ("node", "", "--test", Test),
+    ("gofmt", "", "-l", Lint),
+    ("gofmt", "", "-d", Lint),
 ];
 
 /// `(program, subcommand, category)`: the first one or two non-option words decide. A program
@@ -330,6 +359,8 @@ const SUBCOMMAND_RULES: &[(&str, &str, Category)] = &[
     ("go", "vet", Lint),
     ("go", "build", Build),
     ("go", "install", Build),
+    ("go", "mod tidy", Build),
+    ("go", "mod download", Build),
     ("dotnet", "test", Test),
     ("dotnet", "build", Build),
     ("dotnet", "publish", Build),
@@ -637,6 +668,9 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
         return None;
     }
     let program = program_name(word);
+    if is_query(program, args) {
+        return None;
+    }
     match program {
         "npm" | "pnpm" | "yarn" | "bun" => package_manager(program, args),
         "npx" | "pnpx" | "bunx" | "uvx" | "c8" | "nyc" => {
@@ -667,6 +701,18 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
         "tox" | "nox" => Some(tox_or_nox(args)),
         _ => Some(by_tables(program, args)),
     }
+}
+
+/// One of `QUERY_SUBCOMMANDS`: its first non-option words name the query.
+fn is_query(program: &str, args: &[&str]) -> bool {
+    let subcommand = positionals(args, OPTIONS_WITH_VALUE);
+    QUERY_SUBCOMMANDS.iter().any(|(name, query)| {
+        *name == program
+            && query
+                .split(' ')
+                .enumerate()
+                .all(|(index, word)| subcommand.get(index) == Some(&word))
+    })
 }
 
 /// npm, pnpm, yarn and bun (see the package-manager tables above).
@@ -1507,6 +1553,38 @@ mod tests {
             let analysis = analyze(command);
             assert!(analysis.segments.is_empty(), "{command}: {analysis:?}");
             assert_eq!(analysis.normalized, "", "{command}");
+        }
+    }
+
+    #[test]
+    fn dependency_queries_are_neutral() {
+        for command in [
+            "cargo tree -i serde",
+            "cargo tree --offline -i tokio",
+            "cargo pkgid serde",
+            "go list -m all",
+            "go mod why golang.org/x/text",
+            "pip show requests",
+            "python -m pip show flask",
+            "uv pip show flask",
+            "poetry show --outdated",
+        ] {
+            assert!(analyze(command).segments.is_empty(), "{command}");
+        }
+        // Decoys: the same programs doing real work.
+        let cases = [
+            ("cargo test -p tree", Test),
+            ("go mod tidy", Build),
+            ("go mod download", Build),
+            ("go get github.com/google/uuid@v1.6.0", Runtime),
+            ("pip install -r requirements.txt", Runtime),
+            ("uv pip install flask", Runtime),
+            ("gofmt -l .", Lint),
+            ("gofmt -d main.go", Lint),
+            ("gofmt -w main.go", Runtime),
+        ];
+        for (command, category) in cases {
+            assert_eq!(categories(command), [category], "{command}");
         }
     }
 
