@@ -506,7 +506,9 @@ const PROGRAMS: &[(Category, &[&str])] = &[
 // order: test, lint, build.
 
 /// Markers of a failing test, at the start of a line.
-const TEST_LINE_STARTS: &[&str] = &["not ok ", "FAIL ", "FAIL:", "FAILED ", "--- FAIL", "● "];
+const TEST_LINE_STARTS: &[&str] = &[
+    "not ok ", "FAIL ", "FAIL:", "FAILED ", "--- FAIL", "● ", "(fail) ",
+];
 /// Markers of a failing test, anywhere in a line.
 const TEST_MARKERS: &[&str] = &[
     "test result: FAILED",
@@ -515,6 +517,8 @@ const TEST_MARKERS: &[&str] = &[
     "failures:",
     "FAILED tests/",
     "... FAILED",
+    " --- FAILED",
+    "error: test failed",
 ];
 /// Markers of a lint finding, anywhere in a line; see also `LINT_LINE`.
 const LINT_MARKERS: &[&str] = &["clippy::", "eslint"];
@@ -531,6 +535,15 @@ const BUILD_MARKERS: &[&str] = &[
     "linker command failed",
     "collect2: error",
     "ERROR in ",
+];
+
+/// Markers of an install that could not resolve a requirement (pip, uv), anywhere in a line:
+/// the installer's step failed, which is Runtime (`pip install -r req.txt && pytest`).
+const INSTALL_MARKERS: &[&str] = &[
+    "No matching distribution found",
+    "Could not find a version that satisfies",
+    "No solution found when resolving",
+    "requirements are unsatisfiable",
 ];
 
 /// ESLint/stylelint rows (`3:7 error message rule-name`) and Python linter codes, after a
@@ -645,6 +658,8 @@ fn evidence_category(line: &str) -> Option<Category> {
         Some(Lint)
     } else if BUILD_MARKERS.iter().any(|marker| line.contains(marker)) {
         Some(Build)
+    } else if INSTALL_MARKERS.iter().any(|marker| line.contains(marker)) {
+        Some(Runtime)
     } else {
         None
     }
@@ -1840,6 +1855,46 @@ mod tests {
         );
         assert_eq!(failure_category(&analyze("node a.js"), &[]), Some(Runtime));
         assert_eq!(failure_category(&analyze("git status"), &[]), None);
+    }
+
+    #[test]
+    fn the_failing_step_of_a_chain_decides() {
+        let lines = |text: &str| -> Vec<String> { text.lines().map(String::from).collect() };
+        let cases = [
+            (
+                "cargo fmt --check && cargo test -q",
+                "tests::adds --- FAILED\nerror: test failed, to rerun pass `--lib`",
+                Test,
+            ),
+            (
+                "bun build add.ts --outdir dist && bun test",
+                "error: expect(received).toBe(expected)\n(fail) adds two numbers [1.85ms]",
+                Test,
+            ),
+            (
+                "pip install --no-index -r requirements.txt && pytest -q",
+                "ERROR: No matching distribution found for requests==2.32.3",
+                Runtime,
+            ),
+            (
+                "uv sync && pytest",
+                "cause: Because flask was not found, we can conclude that your requirements are unsatisfiable.",
+                Runtime,
+            ),
+            // Decoy: the install passed and a test failed.
+            (
+                "pip install -r requirements.txt && pytest -q",
+                "FAILED tests/test_calc.py::test_add - assert 4 == 5",
+                Test,
+            ),
+        ];
+        for (command, output, category) in cases {
+            assert_eq!(
+                failure_category(&analyze(command), &lines(output)),
+                Some(category),
+                "{command}"
+            );
+        }
     }
 
     #[test]
