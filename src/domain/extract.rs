@@ -196,13 +196,14 @@ const UNFORMATTED_FILE_STARTS: &[&str] = &[
 
 /// Fragments of a dependency that cannot be resolved (Go modules, pip, uv), for any command:
 /// `go mod tidy` and `pip install` are no validation commands, yet their failure is real.
-const UNRESOLVED_DEPENDENCY_FRAGMENTS: [&str; 6] = [
+const UNRESOLVED_DEPENDENCY_FRAGMENTS: [&str; 7] = [
     "cannot find module providing package",
     "module lookup disabled",
     "missing go.sum entry",
     "no matching versions for query",
     "requirements are unsatisfiable",
     "No matching distribution found",
+    "replacement directory",
 ];
 
 /// Longest line appended to an exception whose message ends with `:` and goes on below it
@@ -633,7 +634,7 @@ fn is_strong_error(line: &str) -> bool {
     ];
     // Searchers built once: `str::contains` would set one up for every fragment of every line.
     static FINDERS: LazyLock<[Finder<'static>; 6]> = LazyLock::new(|| FRAGMENTS.map(Finder::new));
-    static DEPENDENCY_FINDERS: LazyLock<[Finder<'static>; 6]> =
+    static DEPENDENCY_FINDERS: LazyLock<[Finder<'static>; 7]> =
         LazyLock::new(|| UNRESOLVED_DEPENDENCY_FRAGMENTS.map(Finder::new));
     mentions_typescript_error(line)
         || DEPENDENCY_FINDERS
