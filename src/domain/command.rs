@@ -73,6 +73,33 @@ const INSPECTION_PROGRAMS: &[&str] = &[
     "gh", "command",
 ];
 
+/// `(program, subcommand)` that only inspect: neutral, like `npm outdated`. `cargo tree -i x`
+/// and `cargo pkgid x` fail when x is not in the graph; `pip show x` when x is not installed.
+const QUERY_SUBCOMMANDS: &[(&str, &str)] = &[
+    ("cargo", "tree"),
+    ("cargo", "metadata"),
+    ("cargo", "pkgid"),
+    ("cargo", "search"),
+    ("cargo", "info"),
+    ("cargo", "locate-project"),
+    ("cargo", "verify-project"),
+    ("go", "list"),
+    ("go", "env"),
+    ("go", "doc"),
+    ("go", "version"),
+    ("go", "mod why"),
+    ("go", "mod graph"),
+    ("pip", "show"),
+    ("pip", "list"),
+    ("pip", "freeze"),
+    ("pip", "index"),
+    ("uv", "tree"),
+    ("uv", "pip show"),
+    ("uv", "pip list"),
+    ("uv", "pip tree"),
+    ("poetry", "show"),
+];
+
 /// Shell keywords that open a compound command: the command after them is what runs
 /// (`if npm test; then …`).
 const LEADING_KEYWORDS: &[&str] = &[
@@ -313,6 +340,8 @@ const FLAG_RULES: &[(&str, &str, &str, Category)] = &[
     ("php", "", "-l", Lint),
     ("php", "", "--syntax-check", Lint),
     ("valgrind", "", "--error-exitcode", Test),
+    ("gofmt", "", "-l", Lint),
+    ("gofmt", "", "-d", Lint),
 ];
 
 /// `(program, subcommand, category)`: the first one or two non-option words decide. A program
@@ -334,6 +363,8 @@ const SUBCOMMAND_RULES: &[(&str, &str, Category)] = &[
     ("go", "vet", Lint),
     ("go", "build", Build),
     ("go", "install", Build),
+    ("go", "mod tidy", Build),
+    ("go", "mod download", Build),
     ("dotnet", "test", Test),
     ("dotnet", "build", Build),
     ("dotnet", "publish", Build),
@@ -482,7 +513,9 @@ const PROGRAMS: &[(Category, &[&str])] = &[
 // order: test, lint, build.
 
 /// Markers of a failing test, at the start of a line.
-const TEST_LINE_STARTS: &[&str] = &["not ok ", "FAIL ", "FAIL:", "FAILED ", "--- FAIL", "● "];
+const TEST_LINE_STARTS: &[&str] = &[
+    "not ok ", "FAIL ", "FAIL:", "FAILED ", "--- FAIL", "● ", "(fail) ",
+];
 /// Markers of a failing test, anywhere in a line.
 const TEST_MARKERS: &[&str] = &[
     "test result: FAILED",
@@ -500,6 +533,8 @@ const TEST_MARKERS: &[&str] = &[
     "Failed asserting that",
     "<<< FAILURE!",
     "JUnit Jupiter:",
+    " --- FAILED",
+    "error: test failed",
 ];
 /// Markers of a lint finding, anywhere in a line; see also `LINT_LINE`.
 const LINT_MARKERS: &[&str] = &["clippy::", "eslint", ": C: ", ": W: ", "Errors parsing "];
@@ -549,6 +584,15 @@ const RUBY_OPTIONS_WITH_VALUE: &[&str] = &["-I", "-r", "-C", "-E", "--encoding"]
 /// or its main class.
 const JUNIT_CONSOLE_JAR: &str = "junit-platform-console";
 const JUNIT_CONSOLE_CLASS: &str = "org.junit.platform.console.ConsoleLauncher";
+
+/// Markers of an install that could not resolve a requirement (pip, uv), anywhere in a line:
+/// the installer's step failed, which is Runtime (`pip install -r req.txt && pytest`).
+const INSTALL_MARKERS: &[&str] = &[
+    "No matching distribution found",
+    "Could not find a version that satisfies",
+    "No solution found when resolving",
+    "requirements are unsatisfiable",
+];
 
 /// ESLint/stylelint rows (`3:7 error message rule-name`) and Python linter codes, after a
 /// location (`a.py:1:8: F401 …`) or leading the line (ruff's `F401 [*] …`).
@@ -669,7 +713,11 @@ fn evidence_category(line: &str) -> Option<Category> {
         Some(Lint)
     } else if BUILD_MARKERS.iter().any(|marker| line.contains(marker)) {
         Some(Build)
-    } else if RUNTIME_MARKERS.iter().any(|marker| line.contains(marker)) {
+    } else if RUNTIME_MARKERS
+        .iter()
+        .chain(INSTALL_MARKERS)
+        .any(|marker| line.contains(marker))
+    {
         Some(Runtime)
     } else {
         None
@@ -694,6 +742,9 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
         return None;
     }
     let program = program_name(word);
+    if is_query(program, args) {
+        return None;
+    }
     match program {
         "npm" | "pnpm" | "yarn" | "bun" => package_manager(program, args),
         "npx" | "pnpx" | "bunx" | "uvx" | "c8" | "nyc" => {
@@ -726,6 +777,18 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
         "java" => Some(java(args)),
         _ => Some(by_tables(program, args)),
     }
+}
+
+/// One of `QUERY_SUBCOMMANDS`: its first non-option words name the query.
+fn is_query(program: &str, args: &[&str]) -> bool {
+    let subcommand = positionals(args, OPTIONS_WITH_VALUE);
+    QUERY_SUBCOMMANDS.iter().any(|(name, query)| {
+        *name == program
+            && query
+                .split(' ')
+                .enumerate()
+                .all(|(index, word)| subcommand.get(index) == Some(&word))
+    })
 }
 
 /// npm, pnpm, yarn and bun (see the package-manager tables above).
@@ -1622,6 +1685,38 @@ mod tests {
     }
 
     #[test]
+    fn dependency_queries_are_neutral() {
+        for command in [
+            "cargo tree -i serde",
+            "cargo tree --offline -i tokio",
+            "cargo pkgid serde",
+            "go list -m all",
+            "go mod why golang.org/x/text",
+            "pip show requests",
+            "python -m pip show flask",
+            "uv pip show flask",
+            "poetry show --outdated",
+        ] {
+            assert!(analyze(command).segments.is_empty(), "{command}");
+        }
+        // Decoys: the same programs doing real work.
+        let cases = [
+            ("cargo test -p tree", Test),
+            ("go mod tidy", Build),
+            ("go mod download", Build),
+            ("go get github.com/google/uuid@v1.6.0", Runtime),
+            ("pip install -r requirements.txt", Runtime),
+            ("uv pip install flask", Runtime),
+            ("gofmt -l .", Lint),
+            ("gofmt -d main.go", Lint),
+            ("gofmt -w main.go", Runtime),
+        ];
+        for (command, category) in cases {
+            assert_eq!(categories(command), [category], "{command}");
+        }
+    }
+
+    #[test]
     fn quoted_text_is_never_split_into_commands() {
         assert!(categories("git commit -m 'npm test && make'").is_empty());
         assert!(categories("echo \"npm test; cargo build\"").is_empty());
@@ -1898,6 +1993,46 @@ mod tests {
         ];
         for (command, category) in cases {
             assert_eq!(categories(command), [category], "{command}");
+        }
+    }
+
+    #[test]
+    fn the_failing_step_of_a_chain_decides() {
+        let lines = |text: &str| -> Vec<String> { text.lines().map(String::from).collect() };
+        let cases = [
+            (
+                "cargo fmt --check && cargo test -q",
+                "tests::adds --- FAILED\nerror: test failed, to rerun pass `--lib`",
+                Test,
+            ),
+            (
+                "bun build add.ts --outdir dist && bun test",
+                "error: expect(received).toBe(expected)\n(fail) adds two numbers [1.85ms]",
+                Test,
+            ),
+            (
+                "pip install --no-index -r requirements.txt && pytest -q",
+                "ERROR: No matching distribution found for requests==2.32.3",
+                Runtime,
+            ),
+            (
+                "uv sync && pytest",
+                "cause: Because flask was not found, we can conclude that your requirements are unsatisfiable.",
+                Runtime,
+            ),
+            // Decoy: the install passed and a test failed.
+            (
+                "pip install -r requirements.txt && pytest -q",
+                "FAILED tests/test_calc.py::test_add - assert 4 == 5",
+                Test,
+            ),
+        ];
+        for (command, output, category) in cases {
+            assert_eq!(
+                failure_category(&analyze(command), &lines(output)),
+                Some(category),
+                "{command}"
+            );
         }
     }
 

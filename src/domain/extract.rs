@@ -140,6 +140,8 @@ const COUNT_WORDS: &[&str] = &[
     "started",
     "aborted",
     "successful",
+    "item",
+    "items",
 ];
 
 /// Lowercase starts and fragments of lines in which a runner reports that its child failed
@@ -163,6 +165,57 @@ const RUNNER_REPORT_FRAGMENTS: &[&str] = &[
 
 /// Glyphs of progress bars (`████░░░░ 50%`).
 const PROGRESS_GLYPHS: &[char] = &['█', '▓', '▒', '░', '■', '□', '▰', '▱', '⣿', '━'];
+
+/// Starts of the line on which a test runner reports one failed test by name (node's spec
+/// reporter `✖ adds (1.2ms)`, bun's `(fail) cart > adds [0.2ms]`).
+const TEST_FAILED_STARTS: &[&str] = &["✖ ", "✗ ", "✘ ", "(fail) "];
+/// Starts of the line on which a test runner reports one passed or skipped test: never an
+/// error line, even when the test's name says "error".
+const TEST_PASSED_STARTS: &[&str] = &[
+    "✔ ", "✓ ", "√ ", "﹣ ", "(pass) ", "(skip) ", "(todo) ", "PASSED ", "PASS ",
+];
+/// Runners that print a test's result after the test's own output: when such a pass line
+/// comes, whatever the passing test logged (an exception it caught) is dropped.
+const PASSED_AFTER_OUTPUT_STARTS: &[&str] = &["(pass) "];
+const FAILED_AFTER_OUTPUT_STARTS: &[&str] = &["(fail) "];
+
+/// Lines that open and close what a test printed while it ran (deno): never the failure, which
+/// the runner reports apart.
+const CAPTURED_OUTPUT_BLOCKS: &[(&str, &str)] = &[
+    ("------- output -------", "----- output end -----"),
+    (
+        "------- post-test output -------",
+        "----- post-test output end -----",
+    ),
+];
+
+/// Starts of the line on which a formatter in check mode names a file it would change
+/// (prettier `[warn] src/a.js`, black `would reformat a.py`, `cargo fmt` `Diff in
+/// /x/src/main.rs:1:`, deno fmt `from /x/a.ts:`): the rest of the line is the path.
+const UNFORMATTED_FILE_STARTS: &[&str] = &[
+    "[warn] ",
+    "would reformat ",
+    "Would reformat: ",
+    "Diff in ",
+    "from ",
+    "+++ ",
+];
+
+/// Fragments of a dependency that cannot be resolved (Go modules, pip, uv), for any command:
+/// `go mod tidy` and `pip install` are no validation commands, yet their failure is real.
+const UNRESOLVED_DEPENDENCY_FRAGMENTS: [&str; 7] = [
+    "cannot find module providing package",
+    "module lookup disabled",
+    "missing go.sum entry",
+    "no matching versions for query",
+    "requirements are unsatisfiable",
+    "No matching distribution found",
+    "replacement directory",
+];
+
+/// Longest line appended to an exception whose message ends with `:` and goes on below it
+/// (node's `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:` / `6 !== 7`).
+const MAX_MESSAGE_CONTINUATION_CHARS: usize = 120;
 
 /// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
 const TEMP_DIRECTORIES: &[&str] = &[
@@ -340,10 +393,33 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
     // The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
     // failure on the next line, `=> Exception: …`.
     let mut finished_test: Option<String> = None;
+    // Warnings and notes: the failure only when nothing else is (shellcheck fails on them).
+    let mut minor: Vec<String> = Vec::new();
+    let mut minor_heading: Option<String> = None;
+    // The last error line is an exception whose message goes on on the next line.
+    let mut message_continues = false;
+    // mocha's `1) suite` whose title lines (`test name:`) follow, with its indentation.
+    let mut mocha_title: Option<(String, usize)> = None;
+    // Where the current test's lines start, for runners that report a test after its output.
+    let mut test_block_start = 0;
+    let mut results_after_output = false;
+    // pytest's `=== PASSES ===` section (`-rA`): what passing tests logged.
+    let mut in_passes_section = false;
+    // deno's `------- output -------` block: what a test logged, reported apart from failures.
+    let mut in_captured_output: Option<&str> = None;
+    // The source lines quoted under a pytest frame (`    rv = self.handle_user_exception(e)`).
+    let mut in_pytest_frame = false;
+    // Bare paths, as `prettier --list-different` prints them: the failure when nothing else is.
+    let mut listed_files: Vec<String> = Vec::new();
+    let mut mocha_failures = false;
     for raw_line in output.lines() {
+        // A runner that reports a test after its output may yet drop the lines read since.
+        let block_open = results_after_output && test_block_start < primary.len();
+        let primary_full = primary.len() >= MAX_ERROR_LINES
+            && !(block_open && primary.len() < 4 * MAX_ERROR_LINES);
         // Past the first lines, only a report still to come (Surefire's results close the
         // log) can change what is kept.
-        if report.len() >= MAX_ERROR_LINES || primary.len() == MAX_ERROR_LINES && !validation {
+        if report.len() >= MAX_ERROR_LINES || primary_full && !validation {
             break;
         }
         let visible = visible_text(raw_line);
@@ -358,7 +434,11 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
         finished_test = line
             .strip_prefix("Finished:")
             .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
+        // mocha's list of failures (after its `N failing` count) is read by its own rule,
+        // which joins each title and assertion across their lines.
+        mocha_failures |= is_mocha_failing_count(line);
         if (validation || heading.is_some())
+            && !mocha_failures
             && read_report_line(
                 &visible,
                 validation,
@@ -369,10 +449,36 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
         {
             continue;
         }
-        if line.is_empty() || primary.len() == MAX_ERROR_LINES {
+        if line.is_empty() || primary_full {
             after_error = false;
             continue;
         }
+        if let Some(section) = pytest_section(line) {
+            in_passes_section = section == "PASSES";
+            in_traceback = false;
+            continue;
+        }
+        if in_passes_section {
+            continue;
+        }
+        if let Some(start) = CAPTURED_OUTPUT_BLOCKS.iter().find(|(s, _)| line == *s) {
+            in_captured_output = Some(start.1);
+            continue;
+        }
+        if let Some(end) = in_captured_output {
+            if line == end {
+                in_captured_output = None;
+            }
+            continue;
+        }
+        if is_pytest_frame(line) {
+            in_pytest_frame = true;
+            continue;
+        }
+        if in_pytest_frame && visible.starts_with(char::is_whitespace) {
+            continue;
+        }
+        in_pytest_frame = false;
         if let Some(exception) = bare_exception.take() {
             push_unique(
                 &mut primary,
@@ -396,28 +502,87 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
             in_traceback = true;
             continue;
         }
+        if validation {
+            if let Some(name) = pytest_test_title(line) {
+                push_unique(&mut primary, name.to_string());
+                continue;
+            }
+        }
         if after_error && line.starts_with("--> ") {
             push_unique(&mut primary, collapse_whitespace(line));
             after_error = false;
             continue;
         }
         after_error = false;
+        if message_continues {
+            message_continues = false;
+            let plain = line_signal(line, validation).is_none() && !is_stack_frame(line);
+            if plain && line.chars().count() <= MAX_MESSAGE_CONTINUATION_CHARS {
+                if let Some(last) = primary.last_mut() {
+                    last.push(' ');
+                    last.push_str(&collapse_whitespace(line));
+                }
+                continue;
+            }
+        }
+        if validation {
+            let indent = visible.len() - visible.trim_start().len();
+            let signalled = mocha_title.is_some() && line_signal(line, validation).is_some();
+            match mocha_failure_title(&mut mocha_title, line, indent, signalled) {
+                MochaTitle::Complete(title) => {
+                    push_unique(&mut primary, title);
+                    continue;
+                }
+                MochaTitle::Pending => continue,
+                MochaTitle::Started | MochaTitle::None => {}
+            }
+        }
+        if PASSED_AFTER_OUTPUT_STARTS
+            .iter()
+            .any(|s| line.starts_with(s))
+        {
+            primary.truncate(test_block_start);
+            continue;
+        }
         match line_signal(line, validation) {
             Some(Signal::Primary) => {
-                if starts_with_position(line) {
+                if starts_with_position(line) || line.starts_with('^') {
                     if let Some(file) = file_heading.take() {
                         push_unique(&mut primary, file);
                     }
                 }
                 push_unique(&mut primary, collapse_whitespace(line));
                 after_error = true;
+                message_continues = starts_with_exception(line) && line.ends_with(':');
+                if FAILED_AFTER_OUTPUT_STARTS
+                    .iter()
+                    .any(|s| line.starts_with(s))
+                {
+                    test_block_start = primary.len();
+                    results_after_output = true;
+                }
             }
+            Some(Signal::Minor) if minor.len() < MAX_ERROR_LINES => {
+                if starts_with_position(line) || line.starts_with('^') {
+                    if let Some(file) = minor_heading.take() {
+                        push_unique(&mut minor, file);
+                    }
+                }
+                push_unique(&mut minor, collapse_whitespace(line));
+            }
+            Some(Signal::Minor) => {}
             // Only the first few are ever used: a log of runner reports costs no more.
             Some(Signal::RunnerReport) if runner_reports.len() < MAX_ERROR_LINES => {
                 push_unique(&mut runner_reports, collapse_whitespace(line));
             }
             Some(Signal::RunnerReport) => {}
-            None if is_file_heading(line) => file_heading = Some(line.to_string()),
+            None if is_file_heading(line) || is_located_heading(line) => {
+                file_heading = Some(line.to_string());
+                minor_heading = Some(line.to_string());
+                if validation && is_file_heading(line) && listed_files.len() < MAX_ERROR_LINES {
+                    push_unique(&mut listed_files, line.to_string());
+                }
+            }
             None => {}
         }
     }
@@ -425,12 +590,18 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
         // The output ended inside the traceback: its header is all there is.
         push_unique(&mut primary, TRACEBACK_HEADER.to_string());
     }
+    // A runner's own failure report first; then error lines, warnings, listed files, and the
+    // runner's one-line reports.
     let mut lines = if !report.is_empty() {
         report
-    } else if primary.is_empty() {
-        runner_reports
-    } else {
+    } else if !primary.is_empty() {
         primary
+    } else if !minor.is_empty() {
+        minor
+    } else if !listed_files.is_empty() {
+        listed_files
+    } else {
+        runner_reports
     };
     lines.truncate(MAX_ERROR_LINES);
     lines
@@ -544,6 +715,8 @@ enum Signal {
     Primary,
     /// A runner saying that its child failed (`npm error code 1`): a fallback.
     RunnerReport,
+    /// A finding below error (`warning: …`, `SC2086 (info)`): a fallback before runner reports.
+    Minor,
 }
 
 fn line_signal(line: &str, validation: bool) -> Option<Signal> {
@@ -554,7 +727,8 @@ fn line_signal(line: &str, validation: bool) -> Option<Signal> {
     }
     let lower = line.to_ascii_lowercase();
     if is_noise(line, &lower) {
-        return None;
+        let only_minor = has_minor_severity(&lower) && !is_noise_of_any_severity(line, &lower);
+        return only_minor.then_some(Signal::Minor);
     }
     let runner_report = RUNNER_REPORT_PREFIXES.iter().any(|p| lower.starts_with(p))
         || RUNNER_REPORT_FRAGMENTS.iter().any(|f| lower.contains(f));
@@ -566,6 +740,10 @@ fn line_signal(line: &str, validation: bool) -> Option<Signal> {
 }
 
 fn is_noise(line: &str, lower: &str) -> bool {
+    is_noise_of_any_severity(line, lower) || has_minor_severity(lower)
+}
+
+fn is_noise_of_any_severity(line: &str, lower: &str) -> bool {
     NOISE_PREFIXES
         .iter()
         .any(|prefix| lower.starts_with(prefix))
@@ -574,11 +752,17 @@ fn is_noise(line: &str, lower: &str) -> bool {
             .any(|fragment| lower.contains(fragment))
         || is_stack_frame(lower)
         || is_backtrace_line(line)
-        || has_minor_severity(lower)
         || is_bare_marker(lower)
-        || is_heading(lower)
+        || is_heading(lower) && !names_unformatted_file(line)
         || is_count_summary(lower)
         || is_progress_bar(line)
+        || TEST_PASSED_STARTS
+            .iter()
+            .any(|start| line.starts_with(start))
+        || is_passed_tap_test(line)
+        || is_code_excerpt(line)
+        || is_pytest_frame(lower)
+        || is_passed_step(lower)
 }
 
 /// Signals that count for any command.
@@ -601,7 +785,12 @@ fn is_strong_error(line: &str) -> bool {
     ];
     // Searchers built once: `str::contains` would set one up for every fragment of every line.
     static FINDERS: LazyLock<[Finder<'static>; 6]> = LazyLock::new(|| FRAGMENTS.map(Finder::new));
+    static DEPENDENCY_FINDERS: LazyLock<[Finder<'static>; 7]> =
+        LazyLock::new(|| UNRESOLVED_DEPENDENCY_FRAGMENTS.map(Finder::new));
     mentions_typescript_error(line)
+        || DEPENDENCY_FINDERS
+            .iter()
+            .any(|finder| finder.find(line.as_bytes()).is_some())
         || line
             .get(.."npm error".len())
             .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
@@ -616,17 +805,28 @@ fn is_strong_error(line: &str) -> bool {
 
 /// Signals that count only for validation commands.
 fn is_validation_error(line: &str) -> bool {
-    const STARTS: &[&str] = &["● ", "Expected:", "Received:"];
+    const STARTS: &[&str] = &[
+        "● ",
+        "Expected:",
+        "Received:",
+        "unformatted:",
+        "invalid-syntax:",
+    ];
     has_loose_error_word(line)
         || STARTS.iter().any(|start| line.starts_with(start))
         // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
         || line.strip_prefix("E ").is_some_and(|detail| {
             let detail = detail.trim_start();
-            !detail.is_empty() && !detail.starts_with('+')
+            !detail.is_empty()
+                && !detail.starts_with('+')
+                && !detail.chars().all(|c| matches!(c, '^' | '~' | ' '))
         })
         || is_located_diagnostic(line)
         || starts_with_lint_code(line)
         || is_rubocop_simple_row(line)
+        // shellcheck's `^-- SC2086 (info): …` under the code it points at
+        || line.starts_with('^') && starts_with_lint_code(line.trim_start_matches(['^', '-', ' ']))
+        || names_unformatted_file(line)
 }
 
 /// Whether a word of `line` (a run of ASCII letters and digits) is a loose error word, in
@@ -675,6 +875,9 @@ fn starts_with_test_failure(line: &str) -> bool {
         || line
             .strip_prefix("not ok ")
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        || TEST_FAILED_STARTS
+            .iter()
+            .any(|start| line.starts_with(start))
 }
 
 /// `path/file.ext:LINE: message` or `path/file.ext:LINE:COL: message`, the shape of compiler,
@@ -736,6 +939,139 @@ fn is_file_heading(line: &str) -> bool {
     !line.contains(char::is_whitespace)
         && line.contains(['/', '\\'])
         && named_files(line).first().map(String::as_str) == Some(line)
+}
+
+/// A formatter naming a file it would change: one of `UNFORMATTED_FILE_STARTS`, then a path
+/// with an extension and nothing else but a `:LINE:` suffix. deno's `from …:` must be a path
+/// with a directory, since "from" starts plenty of prose.
+fn names_unformatted_file(line: &str) -> bool {
+    UNFORMATTED_FILE_STARTS.iter().any(|start| {
+        let Some(rest) = line.strip_prefix(start) else {
+            return false;
+        };
+        let mut path = rest.trim_end_matches(':');
+        while let Some((head, tail)) = path.rsplit_once(':') {
+            if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
+                break;
+            }
+            path = head;
+        }
+        let has_extension = path
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && ext.starts_with(char::is_alphabetic));
+        let needs_directory = *start == "from ";
+        !path.contains(char::is_whitespace)
+            && has_extension
+            && (!needs_directory || path.contains(['/', '\\']))
+    })
+}
+
+/// shellcheck's `In scripts/deploy.sh line 5:` above the findings in that file.
+fn is_located_heading(line: &str) -> bool {
+    line.strip_prefix("In ")
+        .and_then(|rest| rest.strip_suffix(':'))
+        .and_then(|rest| rest.rsplit_once(" line "))
+        .is_some_and(|(path, number)| {
+            !path.contains(' ') && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// TAP's `ok 2 - name`, a passed test.
+fn is_passed_tap_test(line: &str) -> bool {
+    line.strip_prefix("ok ")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// A line of source quoted under a diagnostic: `4 |   try { … console.error(e) }`.
+fn is_code_excerpt(line: &str) -> bool {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    digits > 0 && line[digits..].trim_start().starts_with('|')
+}
+
+/// A frame of pytest's traceback: `/venv/lib/flask/app.py:902: in dispatch_request`.
+fn is_pytest_frame(lower: &str) -> bool {
+    lower
+        .split_once(": in ")
+        .is_some_and(|(location, function)| {
+            let line_number = location.rsplit_once(':').map_or("", |(_, n)| n);
+            !line_number.is_empty()
+                && line_number.bytes().all(|b| b.is_ascii_digit())
+                && !function.is_empty()
+                && !function.contains(char::is_whitespace)
+        })
+}
+
+/// The name of a pytest section header (`=== FAILURES ===`, `=== PASSES ===`).
+fn pytest_section(line: &str) -> Option<&str> {
+    let name = line.strip_prefix("===")?.strip_suffix("===")?;
+    let name = name.trim_matches('=').trim();
+    (!name.is_empty() && !name.contains('=')).then_some(name)
+}
+
+/// The test named by pytest's `____ test_add ____` above its failure (or `____ ERROR
+/// collecting tests/test_x.py ____`).
+fn pytest_test_title(line: &str) -> Option<&str> {
+    let name = line.strip_prefix("___")?.strip_suffix("___")?;
+    let name = name.trim_matches('_').trim();
+    (!name.is_empty()).then_some(name)
+}
+
+/// A step reported done: Django's `Applying auth.0007_…_error_messages... OK`, unittest's
+/// `test_x (…) ... ok`, deno's `name ... ok (3ms)` and the `name ...` that starts it.
+fn is_passed_step(lower: &str) -> bool {
+    lower.ends_with(" ...")
+        || lower.rsplit_once("... ok").is_some_and(|(_, rest)| {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with('(')
+        })
+}
+
+/// What a line does to mocha's failure title.
+enum MochaTitle {
+    None,
+    /// The line may open a title (`1) cart`); it is read as any other line too.
+    Started,
+    /// The line was part of a title still being read.
+    Pending,
+    /// The title is complete: `1) cart adds two numbers:`.
+    Complete(String),
+}
+
+/// mocha lists each failure as `1) suite` and, indented below, the rest of the title ending in
+/// `:` (`     adds two numbers:`); a title without a suite is `1) adds two numbers:`. The
+/// progress lines above (`  1) adds two numbers`, no colon) are followed by no such line, and
+/// a line with an error signal (RSpec's `Failure/Error: …` under `1) Calc adds`) is no title.
+fn mocha_failure_title(
+    pending: &mut Option<(String, usize)>,
+    line: &str,
+    indent: usize,
+    signalled: bool,
+) -> MochaTitle {
+    if let Some((title, title_indent)) = pending.take() {
+        if indent > title_indent && !signalled && title.split(' ').count() < 24 {
+            let title = format!("{title} {line}");
+            if line.ends_with(':') {
+                return MochaTitle::Complete(title);
+            }
+            *pending = Some((title, title_indent));
+            return MochaTitle::Pending;
+        }
+    }
+    let number = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if number == 0 || !line[number..].starts_with(") ") {
+        return MochaTitle::None;
+    }
+    if line.ends_with(':') {
+        return MochaTitle::Complete(line.to_string());
+    }
+    *pending = Some((line.to_string(), indent));
+    MochaTitle::Started
+}
+
+/// mocha's count of failed tests, `2 failing`, after which it lists them.
+fn is_mocha_failing_count(line: &str) -> bool {
+    line.strip_suffix(" failing")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
@@ -1453,12 +1789,159 @@ mod tests {
         assert_eq!(
             error_lines(output, true),
             [
+                "test_add",
                 "E assert 3 == 4",
                 "tests/test_math.py:4: AssertionError",
                 "FAILED tests/test_math.py::test_add - assert 3 == 4",
             ]
         );
         assert_eq!(named_files(output), ["tests/test_math.py"]);
+    }
+
+    #[test]
+    fn formatters_in_check_mode_name_the_files_they_would_change() {
+        let cases = [
+            (
+                "Checking formatting...\n[warn] src/app.js\n[warn] Code style issues found in the above file. Run Prettier with --write to fix.\n",
+                vec!["[warn] src/app.js"],
+            ),
+            (
+                "would reformat pkg/cfg.py\n\nOh no! 💥 💔 💥\n1 file would be reformatted.\n",
+                vec!["would reformat pkg/cfg.py"],
+            ),
+            (
+                "Diff in /home/u/demo/src/lib.rs:1:\n-pub fn add(a:i32,b:i32)->i32{a+b}\n+pub fn add(a: i32, b: i32) -> i32 {\n",
+                vec!["Diff in /home/u/demo/src/lib.rs:1:"],
+            ),
+            (
+                "\nfrom /home/u/demo/ugly.ts:\n1 | -export const  a = {b:1,\n\nerror: Found 1 not formatted file in 1 file\n",
+                vec!["from /home/u/demo/ugly.ts:", "error: Found 1 not formatted file in 1 file"],
+            ),
+            (
+                "--- pkg/app.py\n+++ pkg/app.py\n@@ -1,3 +1,5 @@\n import os\n\n1 file would be reformatted\n",
+                vec!["+++ pkg/app.py"],
+            ),
+            (
+                "unformatted: File would be reformatted\n --> pkg/cfg.py:1:6\n  |\n  - x = {  \"a\":1 }\n",
+                vec!["unformatted: File would be reformatted", "--> pkg/cfg.py:1:6"],
+            ),
+            // `prettier --list-different` prints only the paths.
+            ("src/app.js\nsrc/util.ts\n", vec!["src/app.js", "src/util.ts"]),
+        ];
+        for (output, expected) in cases {
+            assert_eq!(error_lines(output, true), expected, "{output}");
+        }
+        // Decoys: prose that starts like a formatter line is no finding.
+        let prose =
+            "from the cache: 3 files\n[warn] Code style issues found in 2 files.\nfrom scratch\n";
+        assert!(error_lines(prose, true).is_empty());
+    }
+
+    #[test]
+    fn warnings_are_the_failure_only_when_nothing_else_is() {
+        let warnings = "scripts/clean.sh:2:9: warning: In POSIX sh, == in place of = is undefined. [SC3014]\nscripts/clean.sh:3:10: note: Double quote to prevent globbing. [SC2086]\n";
+        assert_eq!(
+            error_lines(warnings, true),
+            [
+                "scripts/clean.sh:2:9: warning: In POSIX sh, == in place of = is undefined. [SC3014]",
+                "scripts/clean.sh:3:10: note: Double quote to prevent globbing. [SC2086]",
+            ]
+        );
+        let with_error = format!("{warnings}scripts/deploy.sh:2:10: error: Iterating over ls output is fragile. [SC2045]\n");
+        assert_eq!(
+            error_lines(&with_error, true),
+            ["scripts/deploy.sh:2:10: error: Iterating over ls output is fragile. [SC2045]"]
+        );
+        // Not for a plain program run, and never a count of warnings.
+        assert!(error_lines(warnings, false).is_empty());
+        assert!(error_lines("Found 2 warnings\n", true).is_empty());
+    }
+
+    #[test]
+    fn shellcheck_findings_keep_the_file_they_are_in() {
+        let output = "\nIn scripts/deploy.sh line 2:\nfor f in $(ls *.txt); do\n         ^---------^ SC2045 (error): Iterating over ls output is fragile. Use globs.\n              ^-- SC2035 (info): Use ./*glob* or -- *glob* so names with dashes won't become options.\n\nFor more information:\n  https://www.shellcheck.net/wiki/SC2045 -- Iterating over ls output is fragi...\n";
+        assert_eq!(
+            error_lines(output, true),
+            [
+                "In scripts/deploy.sh line 2:",
+                "^---------^ SC2045 (error): Iterating over ls output is fragile. Use globs.",
+            ]
+        );
+    }
+
+    #[test]
+    fn passing_tests_and_what_they_logged_are_never_errors() {
+        // bun prints a test's result after its output: the passing test's caught exception goes.
+        let bun = "src/cart.test.ts:\nerror: expect(received).toBe(expected)\n\nExpected: 7\nReceived: 6\n\n      at <anonymous> (/home/u/demo/src/cart.test.ts:6:43)\n(fail) cart > sums prices [3.91ms]\ncannot parse cart: 1 | export const total = 1;\n4 |   try { return JSON.parse(text); } catch (e) { console.error(\"cannot parse cart:\", e); }\nSyntaxError: JSON Parse error: Expected '}'\n      at parse (/home/u/demo/src/cart.ts:4:21)\n\n(pass) cart > logs an error and returns null [0.31ms]\n\n 1 pass\n 1 fail\n";
+        assert_eq!(
+            error_lines(bun, true),
+            [
+                "error: expect(received).toBe(expected)",
+                "Expected: 7",
+                "Received: 6",
+                "(fail) cart > sums prices [3.91ms]",
+            ]
+        );
+        // node's spec reporter, pytest's `-rA` PASSES section, deno's captured output, Django's
+        // migrations: names and logs that say "error" of steps that passed.
+        let cases = [
+            "✔ logs an error and still passes (1.2ms)\n﹣ reports errors (0.1ms) # SKIP\nok 2 - handles errors\n",
+            "==================================== PASSES ====================================\n___ test_parse_logs_bad_input ___\nERROR    calc:calc.py:14 cannot parse 'x'\nTraceback (most recent call last):\n  File \"/home/u/calc.py\", line 12, in parse\nValueError: invalid literal for int() with base 10: 'x'\n=========================== short test summary info ============================\n",
+            "logs an error ...\n------- output -------\nError: cannot parse cart\n----- output end -----\nlogs an error ... ok (7ms)\n",
+            "  Applying auth.0007_alter_validators_add_error_messages... OK\ntest_errors (shop.tests.T.test_errors) ... ok\n",
+        ];
+        for output in cases {
+            assert!(error_lines(output, true).is_empty(), "{output}");
+        }
+    }
+
+    #[test]
+    fn failing_tests_are_named_with_their_assertion() {
+        let mocha = "  cart\n    1) sums prices\n    ✔ logs errors\n\n  1 passing (9ms)\n  1 failing\n\n  1) cart\n       sums prices:\n\n      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n6 !== 7\n\n      at Context.<anonymous> (test/cart.spec.js:6:12)\n";
+        assert_eq!(
+            error_lines(mocha, true),
+            [
+                "1) cart sums prices:",
+                "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 6 !== 7",
+            ]
+        );
+        let node_spec = "✖ sums prices (15.6ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  \n  6 !== 7\n  \n      at TestContext.<anonymous> (/home/u/demo/t.test.js:6:10)\n✔ parses (4.3ms)\n";
+        assert_eq!(
+            error_lines(node_spec, true),
+            [
+                "✖ sums prices (15.6ms)",
+                "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 6 !== 7",
+            ]
+        );
+        // RSpec's `1) Calc adds` is its failure report: the example's name, then its error.
+        let rspec = "  1) Calc adds\n     Failure/Error: expect(add(1, 2)).to eq(4)\n";
+        assert_eq!(
+            error_lines(rspec, true),
+            ["1) Calc adds", "Failure/Error: expect(add(1, 2)).to eq(4)"]
+        );
+        // pytest: the failing test's title, its frames' source lines skipped.
+        let pytest = "___________________ test_missing_user ___________________\n/venv/lib/flask/app.py:917: in full_dispatch_request\n    rv = self.handle_user_exception(e)\n         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nE       KeyError: 2\n\napp.py:9: KeyError\n";
+        assert_eq!(
+            error_lines(pytest, true),
+            ["test_missing_user", "E KeyError: 2", "app.py:9: KeyError"]
+        );
+    }
+
+    #[test]
+    fn unresolvable_dependencies_are_errors_of_any_command() {
+        let go = "go: finding module for package github.com/google/uuid\nexample.com/app imports\n\tgithub.com/google/uuid: cannot find module providing package github.com/google/uuid: module lookup disabled by GOPROXY=off\n";
+        assert_eq!(
+            error_lines(go, false),
+            ["github.com/google/uuid: cannot find module providing package github.com/google/uuid: module lookup disabled by GOPROXY=off"]
+        );
+        let uv = "error: No solution found when resolving dependencies\n  cause: Because flask was not found in the cache and you require flask>=99, we can conclude that your requirements are unsatisfiable.\n\nhint: Packages were unavailable because the network was disabled.\n";
+        assert_eq!(
+            error_lines(uv, false),
+            [
+                "error: No solution found when resolving dependencies",
+                "cause: Because flask was not found in the cache and you require flask>=99, we can conclude that your requirements are unsatisfiable.",
+            ]
+        );
     }
 
     #[test]

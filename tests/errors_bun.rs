@@ -1,0 +1,9 @@
+//! Real bun runs (see `tests/fixtures/errors/bun/README.md`) through the open-error rules.
+
+mod error_corpus;
+
+#[test]
+fn bun_runs_record_what_failed_and_nothing_else() {
+    let score = error_corpus::check("bun", include_str!("fixtures/errors/bun/cases.jsonl"));
+    println!("{score}");
+}

@@ -1,0 +1,12 @@
+//! Real compound runs (see `tests/fixtures/errors/compound/README.md`) through the open-error rules.
+
+mod error_corpus;
+
+#[test]
+fn compound_runs_record_what_failed_and_nothing_else() {
+    let score = error_corpus::check(
+        "compound",
+        include_str!("fixtures/errors/compound/cases.jsonl"),
+    );
+    println!("{score}");
+}
