@@ -18,7 +18,8 @@
 //! - Per category at most `CANDIDATES` commands are kept; a new one replaces the least counted
 //!   (then the least recent). The one shown is the most counted (then the most recent).
 //! - What today's rules would not count (after a rule changed) is neither shown nor kept: the
-//!   same judgement `gc --false-positives` applies to open errors.
+//!   next count in its category drops it, and `gc --false-positives` removes it from disk
+//!   (`remove_rejected`), as it does open errors today's rules would not record.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -296,12 +297,91 @@ fn strength(v: &Verified) -> (u64, i64) {
 
 /// Whether today's rules count `command` as one validating step of `category`.
 pub fn still_counts(category: Category, command: &str) -> bool {
-    !holds_secret(command)
-        && validating_steps(command)
-            == [Step {
-                category,
-                command: command.to_string(),
-            }]
+    rejection(category, command).is_none()
+}
+
+/// Why today's rules would not count a stored command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    Secret,
+    TempPath,
+    NotOneValidatingStep,
+}
+
+impl Rejection {
+    /// A stable rule name, for JSON output and scripts.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Rejection::Secret => "holds-secret",
+            Rejection::TempPath => "temp-path",
+            Rejection::NotOneValidatingStep => "not-counted",
+        }
+    }
+
+    /// One sentence for people.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Rejection::Secret => "it holds a secret",
+            Rejection::TempPath => "it names a temporary path, so it would not run again",
+            Rejection::NotOneValidatingStep => {
+                "today's rules do not count it as one passing check of its category"
+            }
+        }
+    }
+}
+
+/// Why today's rules would not count `command` as one validating step of `category`; `None`
+/// when they would.
+pub fn rejection(category: Category, command: &str) -> Option<Rejection> {
+    if holds_secret(command) {
+        return Some(Rejection::Secret);
+    }
+    if names_temp_path(command) {
+        return Some(Rejection::TempPath);
+    }
+    let step = Step {
+        category,
+        command: command.to_string(),
+    };
+    (validating_steps(command) != [step]).then_some(Rejection::NotOneValidatingStep)
+}
+
+/// A stored command taken out by `remove_rejected`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovedCommand {
+    pub category: Category,
+    pub command: String,
+    pub count: u64,
+    pub why: Rejection,
+}
+
+/// Takes out of `verified` the commands today's rules would not count (and a category's list
+/// left empty), and returns them in display order. Lists under names that are no validation
+/// category (a newer ocmem's) are left alone.
+pub fn remove_rejected(verified: &mut VerifiedCommands) -> Vec<RemovedCommand> {
+    let mut removed = Vec::new();
+    for category in CATEGORIES {
+        let Some(list) = verified.0.get_mut(category.as_str()) else {
+            continue;
+        };
+        let was_empty = list.is_empty();
+        list.retain(|v| match rejection(category, &v.command) {
+            Some(why) => {
+                removed.push(RemovedCommand {
+                    category,
+                    command: v.command.clone(),
+                    count: v.count,
+                    why,
+                });
+                false
+            }
+            None => true,
+        });
+        if list.is_empty() && !was_empty {
+            verified.0.remove(category.as_str());
+        }
+    }
+    removed
 }
 
 /// Per validation category in display order, the command shown: the strongest that today's
@@ -666,6 +746,65 @@ mod tests {
             .map(|v| (v.command.as_str(), v.count))
             .collect();
         assert_eq!(commands, [("npm test", 3)]);
+    }
+
+    #[test]
+    fn gc_takes_out_exactly_what_todays_rules_reject() {
+        let stored = r#"{
+            "typecheck": [
+                {"command": "npx tsc -p /tmp/tsconfig.json", "count": 5, "lastPassed": ""},
+                {"command": "npm run typecheck", "count": 2, "lastPassed": "", "future": 1}
+            ],
+            "test": [
+                {"command": "cat README.md", "count": 9, "lastPassed": ""},
+                {"command": "npm test -- --token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "count": 1, "lastPassed": ""},
+                {"command": "pytest tests/tmp_cases", "count": 1, "lastPassed": ""},
+                {"command": "npm run lint", "count": 3, "lastPassed": ""}
+            ],
+            "deploy": [{"command": "cat README.md", "count": 1, "lastPassed": ""}]
+        }"#;
+        let mut verified: VerifiedCommands = serde_json::from_str(stored).unwrap();
+        let removed = remove_rejected(&mut verified);
+        let removed: Vec<(Category, &str, u64, &str)> = removed
+            .iter()
+            .map(|r| (r.category, r.command.as_str(), r.count, r.why.rule()))
+            .collect();
+        let secret = "npm test -- --token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+        assert_eq!(
+            removed,
+            [
+                (
+                    Category::Typecheck,
+                    "npx tsc -p /tmp/tsconfig.json",
+                    5,
+                    "temp-path"
+                ),
+                (Category::Test, "cat README.md", 9, "not-counted"),
+                (Category::Test, secret, 1, "holds-secret"),
+                // A lint command filed under test is not what that list counts.
+                (Category::Test, "npm run lint", 3, "not-counted"),
+            ]
+        );
+        let left = serde_json::to_value(&verified).unwrap();
+        assert_eq!(
+            left,
+            serde_json::json!({
+                "typecheck": [{"command": "npm run typecheck", "count": 2, "lastPassed": "", "future": 1}],
+                "test": [{"command": "pytest tests/tmp_cases", "count": 1, "lastPassed": ""}],
+                "deploy": [{"command": "cat README.md", "count": 1, "lastPassed": ""}]
+            })
+        );
+        let mut emptied: VerifiedCommands =
+            serde_json::from_str(r#"{"lint": [{"command": "ls", "count": 1}], "build": []}"#)
+                .unwrap();
+        assert_eq!(remove_rejected(&mut emptied).len(), 1);
+        // Only the list it emptied goes.
+        assert_eq!(
+            serde_json::to_value(&emptied).unwrap(),
+            serde_json::json!({"build": []})
+        );
+        // What is left is what is kept: a second pass takes nothing.
+        assert_eq!(remove_rejected(&mut verified), []);
     }
 
     #[test]
