@@ -72,7 +72,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--restore-archived', '--restore-archived', [CompletionResultType]::ParameterName, 'Bring the archived workspace memory entry ID back as active')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories')
-            [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors that today''s rules would not record (backed up first)')
+            [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors and verified commands that today''s rules would not record (backed up first)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON document')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

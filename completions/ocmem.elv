@@ -64,7 +64,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --restore-archived 'Bring the archived workspace memory entry ID back as active'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories'
-            cand --false-positives 'Remove stored open errors that today''s rules would not record (backed up first)'
+            cand --false-positives 'Remove stored open errors and verified commands that today''s rules would not record (backed up first)'
             cand --dry-run 'Show what would be removed, and change nothing'
             cand --json 'Print the report as one JSON document'
             cand -h 'Print help (see more with ''--help'')'

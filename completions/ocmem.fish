@@ -54,7 +54,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l workspace -d 'Only th
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l restore-archived -d 'Bring the archived workspace memory entry ID back as active' -r
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l sweep -d 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories'
-complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l false-positives -d 'Remove stored open errors that today\'s rules would not record (backed up first)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l false-positives -d 'Remove stored open errors and verified commands that today\'s rules would not record (backed up first)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l dry-run -d 'Show what would be removed, and change nothing'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l json -d 'Print the report as one JSON document'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -146,9 +146,9 @@ Examples:
 /// nothing but markers of host calls older than the TTL, and empty workspace directories, and
 /// moves memory entries superseded more than 30 days ago to the workspace's archive.
 /// --restore-archived brings an archived entry back.
-/// --false-positives removes stored open errors that today's rules would not record, after
-/// backing up each session file it changes under <data dir>/backups/. Workspace memory
-/// entries are never deleted.
+/// --false-positives removes stored open errors and verified commands that today's rules
+/// would not record, after backing up each file it changes under <data dir>/backups/.
+/// Workspace memory entries are never deleted.
 #[derive(Debug, Args)]
 #[command(after_help = GC_EXAMPLE)]
 #[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives", "restore_archived"])))]
@@ -158,7 +158,8 @@ pub struct Gc {
     #[arg(long)]
     pub sweep: bool,
 
-    /// Remove stored open errors that today's rules would not record (backed up first)
+    /// Remove stored open errors and verified commands that today's rules would not record
+    /// (backed up first)
     #[arg(long)]
     pub false_positives: bool,
 

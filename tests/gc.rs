@@ -859,3 +859,163 @@ fn the_warnings_log_is_left_to_itself() {
     );
     assert!(log.exists());
 }
+
+const OTHER_DIR: &str = "/home/dev/other";
+
+/// Workspace memory as an older ocmem left it: a command it counted then that today's rules
+/// would not (`cat README.md`, a temp path) next to one they still count.
+fn memory_with_verified_commands(root: &str) -> String {
+    let verified = |command: &str, count: u64| json!({"command": command, "count": count, "lastPassed": "2026-11-01T10:00:00.000Z"});
+    let memory = json!({
+        "version": 1,
+        "workspace": {"root": root, "key": &sha256_hex(root)[..16]},
+        "entries": [{
+            "id": "mem_1790000000000_abc123", "type": "project",
+            "text": "The staging database is read-only.", "source": "explicit",
+            "confidence": 1.0, "status": "active",
+            "createdAt": "2026-11-01T10:00:00.000Z", "updatedAt": "2026-11-01T10:00:00.000Z"
+        }],
+        "updatedAt": "2026-11-01T10:00:00.000Z",
+        "verifiedCommands": {
+            "test": [verified("cat README.md", 7), verified("npm test", 3)],
+            "typecheck": [verified("npx tsc -p /tmp/ocmem-check/tsconfig.json", 2)]
+        },
+        "pluginVersion": "1.2.4"
+    });
+    serde_json::to_string_pretty(&memory).unwrap()
+}
+
+fn write_memory(env: &Env, root: &str) -> (PathBuf, String) {
+    let path = workspace_dir(env, root).join("workspace-memory.json");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = memory_with_verified_commands(root);
+    fs::write(&path, &text).unwrap();
+    (path, text)
+}
+
+/// `(kind, category, command, rule)` of each removal of a `--false-positives --json` report.
+fn removed_commands(report: &Value) -> Vec<(String, String, String, String)> {
+    report["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let field = |name: &str| r[name].as_str().unwrap().to_string();
+            (
+                field("kind"),
+                field("category"),
+                field("command"),
+                field("rule"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn false_positive_cleanup_removes_verified_commands_todays_rules_would_not_count() {
+    let env = Env::new();
+    let (file, original) = write_memory(&env, DEMO_DIR);
+    let (other_file, other_original) = write_memory(&env, OTHER_DIR);
+    let only_demo = ["--workspace", DEMO_DIR];
+
+    let dry = env.run(
+        &[
+            &["gc", "--false-positives", "--dry-run", "--json"],
+            &only_demo[..],
+        ]
+        .concat(),
+        "",
+    );
+    assert_success(&dry);
+    let predicted: Value = serde_json::from_str(&stdout(&dry)).unwrap();
+    let expected: Vec<(String, String, String, String)> = [
+        (
+            "typecheck",
+            "npx tsc -p /tmp/ocmem-check/tsconfig.json",
+            "temp-path",
+        ),
+        ("test", "cat README.md", "not-counted"),
+    ]
+    .iter()
+    .map(|(category, command, rule)| {
+        let owned = |s: &str| s.to_string();
+        (
+            owned("verified-command"),
+            owned(category),
+            owned(command),
+            owned(rule),
+        )
+    })
+    .collect();
+    assert_eq!(removed_commands(&predicted), expected);
+    assert_eq!(predicted["removed"][1]["count"], 7);
+    assert_eq!(predicted["backupDir"], Value::Null);
+    let text = stdout(&env.run(
+        &[&["gc", "--false-positives", "--dry-run"], &only_demo[..]].concat(),
+        "",
+    ));
+    assert!(
+        text.contains("would remove verified test command `cat README.md`")
+            && text.contains(
+                "would remove 2 verified commands today's rules would not count from 1 workspace memory file\n"
+            ),
+        "{text}"
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), original);
+    assert!(!env.data.join("backups").exists());
+
+    let out = env.run(
+        &[&["gc", "--false-positives", "--json"], &only_demo[..]].concat(),
+        "",
+    );
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["removed"], predicted["removed"]);
+    assert_eq!(report["memoryFilesChanged"], json!([file]));
+    assert_eq!(report["sessionFilesChanged"], json!([]));
+
+    // The good command, the entries and the fields ocmem does not know stay.
+    let kept: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        kept["verifiedCommands"],
+        json!({"test": [{"command": "npm test", "count": 3, "lastPassed": "2026-11-01T10:00:00.000Z"}]})
+    );
+    assert_eq!(kept["entries"][0]["id"], "mem_1790000000000_abc123");
+    assert_eq!(kept["pluginVersion"], "1.2.4");
+    assert!(env
+        .render(DEMO_DIR, "ses_after_gc")
+        .contains("verified commands: test `npm test`"));
+
+    // The original, byte for byte, under the same relative path; the other workspace untouched.
+    let backup_dir = PathBuf::from(report["backupDir"].as_str().unwrap());
+    let relative = file.strip_prefix(&env.data).unwrap();
+    assert_eq!(
+        fs::read_to_string(backup_dir.join(relative)).unwrap(),
+        original
+    );
+    assert_eq!(fs::read_to_string(&other_file).unwrap(), other_original);
+
+    // A second run finds nothing and backs nothing up.
+    let again = env.run_at(
+        "2026-11-21T17:00:00Z",
+        &[&["gc", "--false-positives", "--json"], &only_demo[..]].concat(),
+        "",
+    );
+    assert_success(&again);
+    let again: Value = serde_json::from_str(&stdout(&again)).unwrap();
+    assert_eq!(again["removed"], json!([]));
+    assert_eq!(again["backupDir"], Value::Null);
+    assert_eq!(fs::read_dir(env.data.join("backups")).unwrap().count(), 1);
+
+    // Without --workspace, the other one is cleaned too.
+    let all = env.run_at("2026-11-21T18:00:00Z", &["gc", "--false-positives"], "");
+    assert_success(&all);
+    let text = stdout(&all);
+    assert!(
+        text.contains("removed 2 verified commands today's rules would not count from 1 workspace memory file; originals backed up in"),
+        "{text}"
+    );
+    assert!(!fs::read_to_string(&other_file)
+        .unwrap()
+        .contains("cat README.md"));
+}

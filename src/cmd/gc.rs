@@ -3,7 +3,8 @@
 //! - `--sweep`: idle sessions and leftovers across the data directory (rules in
 //!   `domain::sweep`);
 //! - `--false-positives`: stored open errors today's rules would not record (rules in
-//!   `domain::false_positive`), each changed session file backed up first.
+//!   `domain::false_positive`) and verified commands they would not count (rules in
+//!   `domain::verified`), each changed file backed up first.
 //!
 //! Workspace memory entries are never deleted: `--sweep` moves those superseded long ago to
 //! the archive beside the store (`gc_archive`). `--dry-run` reads only, without taking any lock.
@@ -20,9 +21,11 @@ use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
 use crate::domain::false_positive::judge;
+use crate::domain::memory::WorkspaceMemory;
 use crate::domain::render::{human_bytes, one_line};
 use crate::domain::session::{OpenError, SessionState};
 use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
+use crate::domain::verified::{remove_rejected, RemovedCommand};
 use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
 use crate::store::memory_top;
 use crate::store::{lock_path, remove_dir_if_empty, remove_file, Store, Stored, QUARANTINE_KEPT};
@@ -33,8 +36,8 @@ ocmem gc has three uses:
   ocmem gc --sweep [--dry-run]   remove idle sessions, old temp files, surplus quarantined copies,
                                  stale locks, idle host markers and empty workspace directories
   ocmem gc --false-positives [--dry-run]
-                                 remove stored open errors today's rules would not record
-                                 (backed up first)
+                                 remove stored open errors and verified commands today's
+                                 rules would not record (backed up first)
 See 'ocmem gc --help'.";
 
 impl Run for Gc {
@@ -423,9 +426,14 @@ fn remove(
     Ok(())
 }
 
+/// `kind` of a removal of `--false-positives`.
+const OPEN_ERROR: &str = "open-error";
+const VERIFIED_COMMAND: &str = "verified-command";
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct RemovedError {
+    kind: &'static str,
     workspace: String,
     session_file: PathBuf,
     id: String,
@@ -444,6 +452,7 @@ fn removed_error(
 ) -> Option<RemovedError> {
     let verdict = judge(error)?;
     Some(RemovedError {
+        kind: OPEN_ERROR,
         workspace: workspace.key.clone(),
         session_file: session.to_path_buf(),
         id: error.id.clone(),
@@ -455,16 +464,71 @@ fn removed_error(
     })
 }
 
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RemovedVerified {
+    kind: &'static str,
+    workspace: String,
+    memory_file: PathBuf,
+    category: &'static str,
+    /// Shown with any secret scrubbed: the report is printed, the backup keeps it as it was.
+    command: String,
+    count: u64,
+    rule: &'static str,
+    reason: &'static str,
+}
+
+fn removed_verified(
+    workspace: &WorkspaceFiles,
+    memory_file: &Path,
+    removed: RemovedCommand,
+) -> RemovedVerified {
+    RemovedVerified {
+        kind: VERIFIED_COMMAND,
+        workspace: workspace.key.clone(),
+        memory_file: memory_file.to_path_buf(),
+        category: removed.category.as_str(),
+        command: crate::domain::secrets::scrub(&removed.command).into_owned(),
+        count: removed.count,
+        rule: removed.why.rule(),
+        reason: removed.why.reason(),
+    }
+}
+
+/// What `--false-positives` found in one store: the removals, or why it was skipped.
+fn outcome<R>(stored: Stored<Vec<R>>, path: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<R> {
+    match stored {
+        Stored::Ok(gone) => gone,
+        Stored::Missing => Vec::new(),
+        Stored::Corrupt(why) => {
+            skipped.push((
+                path.to_path_buf(),
+                format!("does not parse ({})", one_line(&why)),
+            ));
+            Vec::new()
+        }
+        Stored::Newer(version) => {
+            skipped.push((
+                path.to_path_buf(),
+                format!("written by a newer ocmem (format version {version})"),
+            ));
+            Vec::new()
+        }
+    }
+}
+
 fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
     let store = ctx.store();
     let backups = backup_dir(&ctx.data_dir, ctx.now_ms);
     let mut removed: Vec<RemovedError> = Vec::new();
     let mut changed_files: Vec<PathBuf> = Vec::new();
+    let mut removed_verified_commands: Vec<RemovedVerified> = Vec::new();
+    let mut changed_memory: Vec<PathBuf> = Vec::new();
     let mut skipped: Vec<(PathBuf, String)> = Vec::new();
     for workspace in workspaces(ctx, gc.workspace.as_deref())? {
         for session in &workspace.sessions {
             let path = &session.path;
-            let outcome = if gc.dry_run {
+            let stored = if gc.dry_run {
                 store.snapshot::<SessionState>(path)?.map(|state| {
                     state
                         .open_errors
@@ -494,31 +558,52 @@ fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
                     )?
                     .map(|(gone, _written)| gone)
             };
-            match outcome {
-                Stored::Ok(gone) => {
-                    if !gone.is_empty() {
-                        changed_files.push(path.clone());
-                    }
-                    removed.extend(gone);
-                }
-                Stored::Missing => {}
-                Stored::Corrupt(why) => {
-                    skipped.push((path.clone(), format!("does not parse ({})", one_line(&why))))
-                }
-                Stored::Newer(version) => skipped.push((
-                    path.clone(),
-                    format!("written by a newer ocmem (format version {version})"),
-                )),
+            let gone = outcome(stored, path, &mut skipped);
+            if !gone.is_empty() {
+                changed_files.push(path.clone());
             }
+            removed.extend(gone);
+        }
+        if let Some(memory) = &workspace.memory {
+            let path = &memory.path;
+            let stored = if gc.dry_run {
+                store
+                    .snapshot::<WorkspaceMemory>(path)?
+                    .map(|mut memory| remove_rejected(&mut memory.verified_commands))
+            } else {
+                let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
+                store
+                    .update_with_backup::<WorkspaceMemory, _>(
+                        path,
+                        &backups.join(relative),
+                        |memory| remove_rejected(&mut memory.verified_commands),
+                    )?
+                    .map(|(gone, _written)| gone)
+            };
+            let gone = outcome(stored, path, &mut skipped);
+            if !gone.is_empty() {
+                changed_memory.push(path.clone());
+            }
+            removed_verified_commands.extend(
+                gone.into_iter()
+                    .map(|r| removed_verified(&workspace, path, r)),
+            );
         }
     }
 
-    let backup_dir = (!gc.dry_run && !changed_files.is_empty()).then_some(&backups);
+    let anything_changed = !changed_files.is_empty() || !changed_memory.is_empty();
+    let backup_dir = (!gc.dry_run && anything_changed).then_some(&backups);
     if gc.json {
+        let all_removed: Vec<serde_json::Value> = removed
+            .iter()
+            .map(serde_json::to_value)
+            .chain(removed_verified_commands.iter().map(serde_json::to_value))
+            .collect::<Result<_, _>>()?;
         let report = json!({
             "dryRun": gc.dry_run,
-            "removed": removed,
+            "removed": all_removed,
             "sessionFilesChanged": changed_files,
+            "memoryFilesChanged": changed_memory,
             "backupDir": backup_dir,
             "skipped": with_reasons(&skipped),
         });
@@ -536,23 +621,42 @@ fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
             error.reason,
         ));
     }
+    for command in &removed_verified_commands {
+        out.push_str(&format!(
+            "{verb} verified {} command `{}`\n    from {}\n    why: {}\n",
+            command.category,
+            command.command,
+            command.memory_file.display(),
+            command.reason,
+        ));
+    }
     for (path, why) in &skipped {
         out.push_str(&format!("skipped {}: {why}\n", path.display()));
     }
-    if removed.is_empty() {
-        out.push_str("no suspected false-positive errors\n");
+    let mut summary = vec![if removed.is_empty() {
+        "no suspected false-positive errors".to_string()
     } else {
-        out.push_str(&format!(
+        format!(
             "{verb} {} suspected false-positive error{} from {} session file{}",
             removed.len(),
             plural(removed.len()),
             changed_files.len(),
             plural(changed_files.len()),
+        )
+    }];
+    if !removed_verified_commands.is_empty() {
+        summary.push(format!(
+            "{verb} {} verified command{} today's rules would not count from {} workspace memory file{}",
+            removed_verified_commands.len(),
+            plural(removed_verified_commands.len()),
+            changed_memory.len(),
+            plural(changed_memory.len()),
         ));
-        match backup_dir {
-            Some(dir) => out.push_str(&format!("; originals backed up in {}\n", dir.display())),
-            None => out.push('\n'),
-        }
+    }
+    out.push_str(&summary.join("\n"));
+    match backup_dir {
+        Some(dir) => out.push_str(&format!("; originals backed up in {}\n", dir.display())),
+        None => out.push('\n'),
     }
     Ok(out)
 }
