@@ -275,6 +275,13 @@ pub(super) fn says(rejection: Rejection, text: &str) -> bool {
     narrates && (rejection == Rejection::Diagnosis || !states_lasting_rule(&text))
 }
 
+/// Whether `text` has the shape of narration of the kind `rejection` names (see `structure`)
+/// and states no lasting rule.
+pub(super) fn has_shape_of(rejection: Rejection, text: &str) -> bool {
+    let text = Normalized::new(text).masked();
+    super::structure::narrates(rejection, &text.0) && !states_lasting_rule(&text)
+}
+
 /// When `text` opens like narration ("Currently …", "Now that …", 目前…) and is a lasting rule
 /// nevertheless, the text after the opener, to be gated on its own; else None.
 pub(super) fn rule_after_opener(text: &str) -> Option<&str> {

@@ -1,0 +1,353 @@
+//! Narration recognised by its shape rather than its words, so that it generalises past the
+//! phrases of `narration`: a first-person or team subject with a past verb (by its ending), a
+//! count with "left" or "still", a numbered step, a time word scoped to the session, a service
+//! named beside a state, and Korean's past-tense final ㅆ ending the text.
+//!
+//! Texts are read as `narration` reads them: lowercased, every run of characters that are not
+//! letters or digits one space. A text stating a lasting rule is not narration (the caller
+//! checks `narration::states_lasting_rule` first).
+
+use super::Rejection::{self, Progress, ProjectSnapshot, ServiceState};
+
+/// A subject (or auxiliary) and the endings of the past verb that follows it within
+/// `PAST_VERB_REACH` words: "we wired", "was renamed", "j'ai intégré", "hemos renombrado",
+/// "habe … eingebaut", "se ejecutó".
+#[rustfmt::skip]
+const SUBJECT_PAST: &[(&str, &[&str], &[&str])] = &[
+    ("en", &["we", "i", "was", "were", "has been", "have been", "had"],
+        &["ed", "ran", "went", "found", "made", "wrote", "got", "saw", "took", "broke", "spent",
+          "built", "undid", "reran", "rewrote", "began", "brought", "kept", "tried"]),
+    ("es", &["he", "hemos", "ha", "han", "se", "lo"],
+        &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ó", "ió", "imos", "amos"]),
+    ("de", &["habe", "haben", "hat", "hatte", "hatten", "ist", "sind", "wurde", "wurden"],
+        &["iert", "ge*t", "ge*en"]),
+    ("fr", &["j ai", "on a", "nous avons", "il a", "elle a", "ils ont", "a été", "ont été",
+        "l avons", "les avons", "avons"],
+        &["é", "és", "ée", "ées", "i", "is", "u", "us", "ert", "erts", "it", "fait"]),
+    ("pt", &["fizemos", "tinha", "tinham", "foi", "foram", "tenho", "temos"],
+        &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ou", "ei"]),
+];
+
+/// How many words after a subject its past verb may stand ("we then quickly wired").
+const PAST_VERB_REACH: usize = 3;
+
+/// Endings of a past verb that tell narration wherever they stand, in the languages whose
+/// simple past is marked on the verb alone: Spanish -ó/-ió, Portuguese -ou (its -ei would
+/// take German's Datei). Each with the words that end so and are not past verbs.
+#[rustfmt::skip]
+const PAST_ENDINGS: &[(&str, &str, &[&str])] = &[
+    ("es", "ó", &[]),
+    ("pt", "ou", &["ou", "sou", "vou", "estou", "dou"]),
+];
+
+/// Letters a word must have before a past ending.
+const MIN_STEM: usize = 3;
+
+/// A team's first-person plural opening the text, past in narration ("Renombramos …",
+/// "Tentamos …") and present in a decision, which gives its reason (`REASONS`).
+#[rustfmt::skip]
+const TEAM_OPENING: &[(&str, &[&str])] = &[
+    ("es", &["amos", "imos"]),
+    ("pt", &["amos", "emos", "imos"]),
+];
+
+/// Endings of a French past participle opening the text, a bare status line ("Parcouru …",
+/// "Ouvert …"); not -é, which ends as many nouns (priorité, clé).
+const PARTICIPLE_OPENING: [&str; 3] = ["ouru", "ert", "erts"];
+
+/// Words giving a reason: a team's present-tense choice ("Usamos SQLite porque …").
+#[rustfmt::skip]
+const REASONS: &[&str] = &["porque", "pois", "ya que", "dado que", "por qué", "por quê", "para que"];
+
+/// Time words scoped to the session: a fact that holds only today is not durable.
+#[rustfmt::skip]
+const SESSION_TIME: &[(&str, &[&str])] = &[
+    ("en", &["today", "tonight", "this morning", "this afternoon", "this evening", "yesterday",
+        "just now", "earlier today"]),
+    ("zh", &["今天", "今日", "今早", "昨天", "刚才", "刚刚"]),
+    ("ja", &["今日", "本日", "今朝", "昨日", "さっき", "先ほど"]),
+    ("ko", &["오늘", "어제", "방금", "아까"]),
+    ("es", &["hoy", "esta mañana", "esta tarde", "ayer", "hace un rato"]),
+    ("de", &["heute", "heute morgen", "gestern", "gerade eben", "vorhin"]),
+    // not "hier" (yesterday), German's "here"
+    ("fr", &["aujourd hui", "ce matin", "cet après midi", "tout à l heure"]),
+    ("pt", &["hoje", "esta manhã", "esta tarde", "ontem", "há pouco"]),
+];
+
+/// Words saying that a count is what is left: with a number in the text, a snapshot.
+#[rustfmt::skip]
+const REMAINING: &[(&str, &[&str])] = &[
+    ("en", &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding"]),
+    ("zh", &["还有", "还剩", "剩", "仍有"]),
+    ("ja", &["まだ", "残り", "残って", "あと", "未対応"]),
+    ("ko", &["아직", "남"]),
+    ("es", &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen"]),
+    ("de", &["noch", "übrig", "offen", "ausstehend"]),
+    ("fr", &["reste", "restent", "restant", "restants", "encore", "en attente"]),
+    ("pt", &["faltam", "falta", "restam", "resta", "ainda", "pendentes", "pendente"]),
+];
+
+/// Words naming a step of a plan: with a number beside them, a phase of the session.
+#[rustfmt::skip]
+const STEPS: &[(&str, &[&str])] = &[
+    ("en", &["step", "phase", "stage", "milestone"]),
+    // not 第 alone, which opens 第三方 (third-party)
+    ("zh", &["阶段", "步骤"]),
+    ("ja", &["ステップ", "フェーズ", "段階"]),
+    ("ko", &["단계"]),
+    ("es", &["paso", "fase", "etapa"]),
+    ("de", &["schritt", "phase", "stufe", "etappe"]),
+    ("fr", &["étape", "phase"]),
+    ("pt", &["etapa", "fase", "passo"]),
+];
+
+/// Things that run, and the states that say whether they run right now.
+#[rustfmt::skip]
+const SERVICES: &[&str] = &["container", "server", "service", "daemon", "database", "redis",
+    "postgres", "mysql", "docker", "容器", "服务", "数据库", "コンテナ", "サーバー", "サービス",
+    "컨테이너", "서버", "서비스", "contenedor", "servidor", "servicio", "conteneur", "serveur",
+    "dienst", "datenbank", "servidor", "serviço", "banco"];
+
+#[rustfmt::skip]
+const SERVICE_STATES: &[(&str, &[&str])] = &[
+    // not a bare "down", which a lasting "shuts down on SIGTERM" has
+    ("en", &["is down", "are down", "went down", "still down", "up again", "crashed",
+        "came back"]),
+    ("zh", &["挂了", "宕机", "恢复了", "起来了", "停了"]),
+    ("ja", &["停止中", "復旧", "ダウン", "落ち", "再起動後"]),
+    ("ko", &["복구됐", "복구되었", "재시작했", "내려가", "죽었"]),
+    ("es", &["caído", "caída", "levantado", "levantarse", "reiniciado", "parado", "volvió"]),
+    ("de", &["ist down", "noch down", "läuft wieder", "gestoppt", "abgestürzt", "neu gestartet", "wieder da"]),
+    ("fr", &["arrêté", "arrêtée", "reparti", "repartie", "tombé", "redémarré", "relancé"]),
+    ("pt", &["fora do ar", "voltou", "caiu", "parado", "reiniciado", "no ar"]),
+];
+
+/// Korean endings after a syllable closed by ㅆ, the past-tense marker: 바꿨어요, 했다, 됐음.
+const KOREAN_PAST_TAILS: [&str; 6] = ["다", "습니다", "어요", "어", "음", "네요"];
+
+/// Whether `text` (normalized) has the shape of narration of the kind `rejection` names.
+pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match rejection {
+        ProjectSnapshot => has_remaining_count(text, &words) || has_numbered_step(text, &words),
+        ServiceState => has_service_state(text),
+        Progress => {
+            subject_with_past(text, &words)
+                || words.iter().any(|word| has_past_ending(word))
+                || team_opening(text, &words)
+                || words.first().is_some_and(|first| {
+                    PARTICIPLE_OPENING
+                        .iter()
+                        .any(|ending| first.ends_with(ending))
+                        && first.chars().count() > 4
+                })
+                || ends_in_korean_past(text)
+                || mentions(text, SESSION_TIME)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `text` holds one of the table's entries: a Latin entry as whole words, a CJK or
+/// Hangul one anywhere.
+fn mentions(text: &str, table: &[(&str, &[&str])]) -> bool {
+    table
+        .iter()
+        .flat_map(|(_, entries)| entries.iter())
+        .any(|entry| holds(text, entry))
+}
+
+fn holds(text: &str, entry: &str) -> bool {
+    if entry.chars().any(is_dense) {
+        text.contains(entry)
+    } else {
+        text.contains(&format!(" {entry} "))
+    }
+}
+
+fn subject_with_past(text: &str, words: &[&str]) -> bool {
+    SUBJECT_PAST.iter().any(|(_, subjects, endings)| {
+        subjects.iter().any(|subject| {
+            let needle = format!(" {subject} ");
+            text.match_indices(&needle).any(|(at, _)| {
+                let before = text[..at + 1].split_whitespace().count();
+                let after = before + subject.split(' ').count();
+                words
+                    .iter()
+                    .skip(after)
+                    .take(PAST_VERB_REACH)
+                    .any(|word| endings.iter().any(|ending| is_past_word(word, ending)))
+            })
+        })
+    })
+}
+
+/// Whether `word` is a past verb by `ending`: a whole irregular form, a suffix after a stem of
+/// `MIN_STEM` letters, or `ge*t` (a German Partizip II, its separable prefix allowed).
+fn is_past_word(word: &str, ending: &str) -> bool {
+    if let Some((head, tail)) = ending.split_once('*') {
+        return word.ends_with(tail)
+            && word.contains(head)
+            && word.chars().count() >= head.len() + tail.len() + MIN_STEM;
+    }
+    if ending.chars().count() > 3 && word == ending {
+        return true;
+    }
+    word.strip_suffix(ending)
+        .is_some_and(|stem| stem.chars().count() >= MIN_STEM)
+}
+
+fn has_past_ending(word: &str) -> bool {
+    PAST_ENDINGS.iter().any(|(_, ending, exceptions)| {
+        !exceptions.contains(&word)
+            && word
+                .strip_suffix(ending)
+                .is_some_and(|stem| stem.chars().count() >= MIN_STEM)
+    })
+}
+
+fn team_opening(text: &str, words: &[&str]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    TEAM_OPENING.iter().any(|(_, endings)| {
+        endings.iter().any(|ending| {
+            first
+                .strip_suffix(ending)
+                .is_some_and(|stem| stem.chars().count() >= MIN_STEM)
+        })
+    }) && !REASONS.iter().any(|reason| holds(text, reason))
+}
+
+fn has_digit(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_ascii_digit() || "一二三四五六七八九十两".contains(c))
+}
+
+fn has_remaining_count(text: &str, words: &[&str]) -> bool {
+    words
+        .iter()
+        .any(|w| w.chars().any(|c| c.is_ascii_digit()) && !looks_like_version_or_port(w))
+        && mentions(text, REMAINING)
+}
+
+/// "v1.2", "3000": numbers that are names, not counts.
+fn looks_like_version_or_port(word: &str) -> bool {
+    word.chars().filter(|c| c.is_ascii_digit()).count() >= 3
+}
+
+fn has_numbered_step(text: &str, words: &[&str]) -> bool {
+    STEPS
+        .iter()
+        .flat_map(|(_, steps)| steps.iter())
+        .any(|step| {
+            if step.chars().any(is_dense) {
+                // A numeral within two characters of the word: 第二阶段, 3단계, ステップ3.
+                text.match_indices(step).any(|(at, _)| {
+                    let before: String = text[..at].chars().rev().take(2).collect();
+                    let after: String = text[at + step.len()..].chars().take(2).collect();
+                    has_digit(&before) || has_digit(&after)
+                })
+            } else {
+                words
+                    .windows(2)
+                    .any(|pair| pair[0] == *step && pair[1].chars().all(|c| c.is_ascii_digit()))
+            }
+        })
+}
+
+fn has_service_state(text: &str) -> bool {
+    SERVICES.iter().any(|service| text.contains(service)) && mentions(text, SERVICE_STATES)
+}
+
+fn ends_in_korean_past(text: &str) -> bool {
+    let text = text.trim_end();
+    KOREAN_PAST_TAILS.iter().any(|tail| {
+        text.strip_suffix(tail)
+            .and_then(|head| head.chars().last())
+            .is_some_and(closes_with_ss)
+    })
+}
+
+/// A Hangul syllable whose final consonant is ㅆ (index 20 of the 28 finals), other than the
+/// present 있 ("is", "lies in") and the future 겠.
+fn closes_with_ss(c: char) -> bool {
+    let code = c as u32;
+    (0xAC00..=0xD7A3).contains(&code) && (code - 0xAC00) % 28 == 20 && !"있겠".contains(c)
+}
+
+fn is_dense(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(text: &str) -> Option<Rejection> {
+        let kinds = [ProjectSnapshot, ServiceState, Progress];
+        // Read as `narration` reads texts: lowercased, separators one space.
+        let mut normalized = String::from(" ");
+        for c in text.chars() {
+            if c.is_alphanumeric() {
+                normalized.extend(c.to_lowercase());
+            } else if !normalized.ends_with(' ') {
+                normalized.push(' ');
+            }
+        }
+        normalized.push(' ');
+        kinds.into_iter().find(|&kind| narrates(kind, &normalized))
+    }
+
+    #[test]
+    fn past_verbs_after_a_subject_or_by_their_ending_are_progress() {
+        for text in [
+            "We wired the retry budget into the worker",
+            "The flag was renamed in both crates",
+            "J'ai intégré la limite",
+            "Hemos renombrado las claves",
+            "Se ejecutó la suite dos veces",
+            "Ich habe den Parser eingebaut",
+            "O teste passou depois da correção",
+            "Renomeamos as chaves",
+            "설정 키 이름을 바꿨어요",
+            "The crash this afternoon came back",
+        ] {
+            assert_eq!(shape(text), Some(Progress), "{text}");
+        }
+    }
+
+    #[test]
+    fn counts_left_and_numbered_steps_are_snapshots() {
+        for text in [
+            "Still 7 warnings in src/net",
+            "Quedan 5 errores",
+            "迁移第二阶段完成",
+            "마이그레이션 3단계 완료",
+            "Step 3 is done",
+        ] {
+            assert_eq!(shape(text), Some(ProjectSnapshot), "{text}");
+        }
+    }
+
+    #[test]
+    fn durable_shapes_are_not_narration() {
+        for text in [
+            "Usamos SQLite para cachés locales porque no hay servidor",
+            "The dev server runs on port 3000",
+            "Background jobs are retried at most five times",
+            "커밋은 작게 나누고 제목은 명령형으로 쓴다",
+            "Timestamps are stored as UTC milliseconds",
+            "Le serveur lit sa configuration au démarrage",
+            "O importador ignora linhas vazias",
+        ] {
+            assert_eq!(shape(text), None, "{text}");
+        }
+        assert!(closes_with_ss('했'));
+        assert!(!closes_with_ss('한'));
+        assert!(!closes_with_ss('있'));
+        assert_eq!(shape("릴리스 절차는 docs/RELEASING.md에 있다"), None);
+    }
+}
