@@ -117,6 +117,7 @@ fn is_diagnosis(text: &str) -> bool {
 
 fn is_branch_state(text: &str) -> bool {
     narration::says(Rejection::BranchState, text)
+        || narration::has_shape_of(Rejection::BranchState, text)
 }
 
 fn is_service_state(text: &str) -> bool {
@@ -126,6 +127,7 @@ fn is_service_state(text: &str) -> bool {
 
 fn is_user_request(text: &str) -> bool {
     narration::says(Rejection::UserRequest, text)
+        || narration::has_shape_of(Rejection::UserRequest, text)
 }
 
 fn is_progress_in_any_language(text: &str) -> bool {

@@ -7,7 +7,7 @@
 //! letters or digits one space. A text stating a lasting rule is not narration (the caller
 //! checks `narration::states_lasting_rule` first).
 
-use super::Rejection::{self, Progress, ProjectSnapshot, ServiceState};
+use super::Rejection::{self, BranchState, Progress, ProjectSnapshot, ServiceState, UserRequest};
 
 /// A subject (or auxiliary) and the endings of the past verb that follows it within
 /// `PAST_VERB_REACH` words: "we wired", "was renamed", "j'ai intégré", "hemos renombrado",
@@ -28,8 +28,11 @@ const SUBJECT_PAST: &[(&str, &[&str], &[&str])] = &[
         &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ou", "ei"]),
 ];
 
-/// How many words after a subject its past verb may stand ("we then quickly wired").
-const PAST_VERB_REACH: usize = 3;
+/// How many words after a subject its past verb may stand ("we then wired"); further on it
+/// belongs to another clause ("the dialect we emit is documented"). German puts the
+/// participle at the end of its clause ("habe den Parser eingebaut"), so reaches further.
+const PAST_VERB_REACH: usize = 2;
+const GERMAN_PAST_VERB_REACH: usize = 5;
 
 /// Endings of a past verb that tell narration wherever they stand, in the languages whose
 /// simple past is marked on the verb alone: Spanish -ó/-ió, Portuguese -ou (its -ei would
@@ -57,7 +60,8 @@ const PARTICIPLE_OPENING: [&str; 3] = ["ouru", "ert", "erts"];
 
 /// Words giving a reason: a team's present-tense choice ("Usamos SQLite porque …").
 #[rustfmt::skip]
-const REASONS: &[&str] = &["porque", "pois", "ya que", "dado que", "por qué", "por quê", "para que"];
+const REASONS: &[&str] = &["porque", "pois", "ya que", "dado que", "por qué", "por quê", "para que",
+    "because", "since", "why", "weil", "car", "parce que"];
 
 /// Time words scoped to the session: a fact that holds only today is not durable.
 #[rustfmt::skip]
@@ -77,14 +81,17 @@ const SESSION_TIME: &[(&str, &[&str])] = &[
 /// Words saying that a count is what is left: with a number in the text, a snapshot.
 #[rustfmt::skip]
 const REMAINING: &[(&str, &[&str])] = &[
-    ("en", &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding"]),
-    ("zh", &["还有", "还剩", "剩", "仍有"]),
-    ("ja", &["まだ", "残り", "残って", "あと", "未対応"]),
-    ("ko", &["아직", "남"]),
-    ("es", &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen"]),
-    ("de", &["noch", "übrig", "offen", "ausstehend"]),
+    ("en", &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding",
+        "awaiting", "waiting"]),
+    ("zh", &["还有", "还剩", "剩", "仍有", "待"]),
+    ("ja", &["まだ", "残り", "残って", "あと", "未対応", "待ち"]),
+    ("ko", &["아직", "남", "대기"]),
+    ("es", &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen",
+        "esperando"]),
+    ("de", &["noch", "übrig", "offen", "ausstehend", "warten", "wartet"]),
     ("fr", &["reste", "restent", "restant", "restants", "encore", "en attente"]),
-    ("pt", &["faltam", "falta", "restam", "resta", "ainda", "pendentes", "pendente"]),
+    ("pt", &["faltam", "falta", "restam", "resta", "ainda", "pendentes", "pendente",
+        "aguardando"]),
 ];
 
 /// Words naming a step of a plan: with a number beside them, a phase of the session.
@@ -122,6 +129,87 @@ const SERVICE_STATES: &[(&str, &[&str])] = &[
     ("pt", &["fora do ar", "voltou", "caiu", "parado", "reiniciado", "no ar"]),
 ];
 
+/// Someone else's wish with a deadline: what the user asked for this week, not a preference.
+#[rustfmt::skip]
+const WANTS: &[(&str, &[&str])] = &[
+    ("en", &["they want", "they need", "they would like", "wants it", "wants the"]),
+    ("zh", &["希望", "想要", "要求"]),
+    ("ja", &["ほしい", "欲しい", "たい"]),
+    ("ko", &["원함", "원한다", "원해", "바란다", "바람"]),
+    ("es", &["quieren", "quiere", "necesitan", "piden"]),
+    ("de", &["wollen", "will", "möchten", "brauchen"]),
+    ("fr", &["veulent", "veut", "voudraient", "souhaitent"]),
+    ("pt", &["querem", "quer", "precisam", "pedem"]),
+];
+
+#[rustfmt::skip]
+const DEADLINES: &[(&str, &[&str])] = &[
+    ("en", &["before", "by friday", "by monday", "by tomorrow", "by the end of", "this week"]),
+    ("zh", &["之前", "前完成", "周一", "周五", "明天", "本周"]),
+    ("ja", &["までに", "明日", "今週"]),
+    ("ko", &["전에", "까지", "내일", "이번 주"]),
+    ("es", &["antes de", "para el", "mañana", "esta semana"]),
+    ("de", &["vor der", "vor dem", "bis", "morgen", "diese woche"]),
+    ("fr", &["avant", "d ici", "demain", "cette semaine"]),
+    ("pt", &["antes da", "antes do", "até", "amanhã", "esta semana"]),
+];
+
+/// A past copula: a state told in the past is a story of the session ("the loop was a stale
+/// cookie", "era por", "war"), unless a reason is being given (`REASONS`).
+#[rustfmt::skip]
+const PAST_COPULAS: &[(&str, &[&str])] = &[
+    ("en", &["was", "were"]),
+    ("es", &["era", "eran", "fue", "fueron"]),
+    ("de", &["war", "waren"]),
+    ("fr", &["était", "étaient"]),
+    ("pt", &["era", "eram", "foi", "foram"]),
+];
+
+/// Markers of a completed action in the scripts that do not inflect for it: 已 before a verb
+/// (not 已知, "known"), 済み ("done"), a Korean note ending on a syllable closed by ㅁ (손봄,
+/// 옮김; not 음 of 있음).
+const DONE_MARKERS: [&str; 2] = ["已", "已经"];
+const DONE_SUFFIXES: [&str; 1] = ["済み"];
+const NOT_DONE: [&str; 3] = ["已知", "已有", "已弃用"];
+
+/// A ticket and the participle that says it was just opened: "Ticket ouvert pour …".
+#[rustfmt::skip]
+const TRACKERS: &[&str] = &["ticket", "issue", "bug report", "工单", "チケット", "이슈",
+    "incidencia", "tíquete"];
+
+#[rustfmt::skip]
+const OPENED: &[(&str, &[&str])] = &[
+    ("en", &["filed", "opened", "raised"]),
+    ("zh", &["开了", "提了", "新建"]),
+    ("ja", &["起票", "作成した"]),
+    ("ko", &["등록", "올림", "열었"]),
+    ("es", &["abierto", "abierta", "creado", "creada"]),
+    ("de", &["angelegt", "eröffnet", "erstellt", "aufgemacht"]),
+    ("fr", &["ouvert", "ouverte", "créé", "créée"]),
+    ("pt", &["aberto", "aberta", "criado", "criada"]),
+];
+
+/// Words of rewriting a branch's history: its state this session, unless a lasting rule says
+/// when to do it ("never force-push to main").
+#[rustfmt::skip]
+const BRANCH_HISTORY: &[(&str, &[&str])] = &[
+    ("en", &["rebased", "force push", "force pushed", "cherry picked"]),
+    ("zh", &["变基", "强制推送"]),
+    ("ja", &["リベース", "強制プッシュ"]),
+    ("ko", &["리베이스", "강제 푸시"]),
+    ("es", &["rebasada", "rebasado"]),
+    ("de", &["rebased", "gerebased"]),
+    ("fr", &["rebasée", "rebasé"]),
+    ("pt", &["rebaseada", "rebaseado"]),
+];
+
+/// A Chinese verb with a result complement ending a clause (改掉, 修好, 做完): a done action.
+const RESULT_COMPLEMENTS: [&str; 4] = ["掉", "好", "完", "定"];
+
+/// A Japanese text ending on a verb's continuative stem (書き換え, 追加し): a note of what was
+/// done, cut before its ending; not なし ("none").
+const CONTINUATIVE_ENDINGS: [char; 2] = ['え', 'し'];
+
 /// Korean endings after a syllable closed by ㅆ, the past-tense marker: 바꿨어요, 했다, 됐음.
 const KOREAN_PAST_TAILS: [&str; 6] = ["다", "습니다", "어요", "어", "음", "네요"];
 
@@ -131,6 +219,8 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
     match rejection {
         ProjectSnapshot => has_remaining_count(text, &words) || has_numbered_step(text, &words),
         ServiceState => has_service_state(text),
+        BranchState => mentions(text, BRANCH_HISTORY),
+        UserRequest => mentions(text, WANTS) && mentions(text, DEADLINES),
         Progress => {
             subject_with_past(text, &words)
                 || words.iter().any(|word| has_past_ending(word))
@@ -142,6 +232,11 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
                         && first.chars().count() > 4
                 })
                 || ends_in_korean_past(text)
+                || ends_in_korean_note(text)
+                || has_done_marker(text)
+                || ends_on_result_or_stem(text)
+                || (TRACKERS.iter().any(|t| holds(text, t)) && mentions(text, OPENED))
+                || (mentions(text, PAST_COPULAS) && !REASONS.iter().any(|r| holds(text, r)))
                 || mentions(text, SESSION_TIME)
         }
         _ => false,
@@ -166,7 +261,12 @@ fn holds(text: &str, entry: &str) -> bool {
 }
 
 fn subject_with_past(text: &str, words: &[&str]) -> bool {
-    SUBJECT_PAST.iter().any(|(_, subjects, endings)| {
+    SUBJECT_PAST.iter().any(|(language, subjects, endings)| {
+        let reach = if *language == "de" {
+            GERMAN_PAST_VERB_REACH
+        } else {
+            PAST_VERB_REACH
+        };
         subjects.iter().any(|subject| {
             let needle = format!(" {subject} ");
             text.match_indices(&needle).any(|(at, _)| {
@@ -175,7 +275,7 @@ fn subject_with_past(text: &str, words: &[&str]) -> bool {
                 words
                     .iter()
                     .skip(after)
-                    .take(PAST_VERB_REACH)
+                    .take(reach)
                     .any(|word| endings.iter().any(|ending| is_past_word(word, ending)))
             })
         })
@@ -260,6 +360,45 @@ fn has_service_state(text: &str) -> bool {
     SERVICES.iter().any(|service| text.contains(service)) && mentions(text, SERVICE_STATES)
 }
 
+fn ends_on_result_or_stem(text: &str) -> bool {
+    let mut tail = text.trim_end().chars().rev();
+    let (Some(last), Some(before)) = (tail.next(), tail.next()) else {
+        return false;
+    };
+    let chinese = RESULT_COMPLEMENTS.iter().any(|c| c.starts_with(last))
+        && ('\u{4E00}'..='\u{9FFF}').contains(&before);
+    let japanese = CONTINUATIVE_ENDINGS.contains(&last)
+        && before != 'な'
+        && (('\u{4E00}'..='\u{9FFF}').contains(&before)
+            || ('\u{30A0}'..='\u{30FF}').contains(&before));
+    chinese || japanese
+}
+
+fn has_done_marker(text: &str) -> bool {
+    let mut text = text.to_string();
+    for word in NOT_DONE {
+        text = text.replace(word, " ");
+    }
+    DONE_SUFFIXES.iter().any(|suffix| text.contains(suffix))
+        || DONE_MARKERS.iter().any(|marker| {
+            text.match_indices(marker).any(|(at, _)| {
+                text[at + marker.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(is_dense)
+            })
+        })
+}
+
+/// A Korean text ending on a syllable closed by ㅁ (index 16 of the finals): the terse note
+/// form of a verb, 손봄, 옮김, 완료함; not 음, the note form of 있다 and 없다.
+fn ends_in_korean_note(text: &str) -> bool {
+    text.trim_end().chars().last().is_some_and(|c| {
+        let code = c as u32;
+        (0xAC00..=0xD7A3).contains(&code) && (code - 0xAC00) % 28 == 16 && c != '음'
+    })
+}
+
 fn ends_in_korean_past(text: &str) -> bool {
     let text = text.trim_end();
     KOREAN_PAST_TAILS.iter().any(|tail| {
@@ -282,12 +421,58 @@ fn is_dense(c: char) -> bool {
         | '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{F900}'..='\u{FAFF}')
 }
 
+/// German prefixes before the `ge` of a Partizip II: eingebaut, nachgezogen, zurückgesetzt.
+const SEPARABLE_PREFIXES: [&str; 18] = [
+    "", "ab", "an", "auf", "aus", "ein", "nach", "um", "vor", "zu", "zurück", "mit", "weg", "hoch",
+    "durch", "fest", "her", "hin",
+];
+
+/// French words that make a participle a lasting state ("est protégée"), not a done action.
+const FRENCH_STATE_VERBS: [&str; 5] = ["est", "sont", "être", "reste", "restent"];
+
+/// Whether a clause of `raw` (the text split at commas and semicolons) ends on a past
+/// participle written in lower case (German nouns are capitalised): a German Partizip II or a
+/// French one in -é without a verb of state: the bare status line "Loader nachgezogen",
+/// "chargeur retouché".
+pub(super) fn clause_ends_in_participle(raw: &str) -> bool {
+    raw.split([',', ';', '，', '、']).any(|clause| {
+        let words: Vec<&str> = clause.split_whitespace().collect();
+        let Some(word) = words
+            .last()
+            .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
+        else {
+            return false;
+        };
+        if word.chars().count() < 7 || !word.starts_with(|c: char| c.is_lowercase()) {
+            return false;
+        }
+        let german = word.ends_with("iert")
+            || SEPARABLE_PREFIXES.iter().any(|prefix| {
+                // a stem of four letters or more after `ge`: ausgeben is an infinitive
+                word.strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_prefix("ge"))
+                    .is_some_and(|stem| {
+                        stem.chars().count() >= 4 && (stem.ends_with('t') || stem.ends_with("en"))
+                    })
+            });
+        let french = ["é", "ée", "és", "ées"].iter().any(|e| word.ends_with(e))
+            && !words.iter().any(|w| FRENCH_STATE_VERBS.contains(w));
+        german || french
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn shape(text: &str) -> Option<Rejection> {
-        let kinds = [ProjectSnapshot, ServiceState, Progress];
+        let kinds = [
+            ProjectSnapshot,
+            ServiceState,
+            BranchState,
+            UserRequest,
+            Progress,
+        ];
         // Read as `narration` reads texts: lowercased, separators one space.
         let mut normalized = String::from(" ");
         for c in text.chars() {
@@ -333,6 +518,41 @@ mod tests {
     }
 
     #[test]
+    fn requests_with_deadlines_branch_history_and_done_markers_are_told_apart() {
+        assert_eq!(
+            shape("They want the export done before the demo"),
+            Some(UserRequest)
+        );
+        assert_eq!(shape("release/2.4 auf main rebased"), Some(BranchState));
+        for text in [
+            "release/2.4 已变基到 main",
+            "main にリベース済み",
+            "加载器也一起改掉",
+            "ローダーも書き換え",
+            "로더도 손봄",
+        ] {
+            assert!(
+                narrates(Progress, &format!(" {text} ")) || shape(text).is_some(),
+                "{text}"
+            );
+        }
+        assert!(clause_ends_in_participle(
+            "Feature-Flags verschoben, Loader nachgezogen"
+        ));
+        assert!(clause_ends_in_participle(
+            "Déplacement des flags, chargeur retouché"
+        ));
+        for text in [
+            "Feature-Flags liegen in der Datenbank statt in Umgebungsvariablen",
+            "Die Release-Schritte stehen in docs/RELEASE.md, inklusive Changelog-Format",
+            "La branche main est protégée, on ne fusionne que par merge request",
+            "Das CSV-Format, das wir ausgeben, ist in docs/export-format.md beschrieben",
+        ] {
+            assert!(!clause_ends_in_participle(text), "{text}");
+        }
+    }
+
+    #[test]
     fn durable_shapes_are_not_narration() {
         for text in [
             "Usamos SQLite para cachés locales porque no hay servidor",
@@ -342,6 +562,11 @@ mod tests {
             "Timestamps are stored as UTC milliseconds",
             "Le serveur lit sa configuration au démarrage",
             "O importador ignora linhas vazias",
+            "第三方库统一放在 vendor 目录",
+            "開発機でサーバーを管理しなくて済むため",
+            "末尾の句点なし",
+            "Rebase onto main before opening a pull request",
+            "The CSV dialect we emit is documented in docs/export-format.md",
         ] {
             assert_eq!(shape(text), None, "{text}");
         }
