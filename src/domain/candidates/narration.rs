@@ -286,6 +286,8 @@ pub(super) fn has_shape_of(rejection: Rejection, raw: &str) -> bool {
         states_lasting_rule(&text)
     };
     super::structure::narrates(rejection, &text.0) && !lasting
+        || (rejection == Rejection::ServiceState
+            && super::structure::restarts_before_tests(&text.0))
         || (rejection == Rejection::Progress
             && super::structure::clause_ends_in_participle(raw)
             && !states_lasting_rule(&text))

@@ -210,6 +210,88 @@ const RESULT_COMPLEMENTS: [&str; 4] = ["掉", "好", "完", "定"];
 /// done, cut before its ending; not なし ("none").
 const CONTINUATIVE_ENDINGS: [char; 2] = ['え', 'し'];
 
+/// Tools that open a command line: a text opening with one and giving a number ("cargo bench
+/// … shows a 12% speedup") reports a run, not a fact.
+#[rustfmt::skip]
+const COMMANDS: &[&str] = &["cargo", "npm", "pnpm", "yarn", "bun", "deno", "go", "pytest",
+    "python", "make", "git", "docker", "kubectl", "mvn", "gradle", "ruby", "rspec", "php",
+    "composer", "cmake", "ctest", "node", "npx", "tsc", "eslint", "uv", "pip"];
+
+/// Labels of a list of the files of the session: "Relevant files: …".
+#[rustfmt::skip]
+const FILE_LABELS: &[&str] = &["relevant files", "files touched", "相关文件",
+    "涉及文件", "関連ファイル", "変更ファイル", "관련 파일", "변경 파일", "archivos relevantes",
+    "archivos tocados", "relevante dateien", "geänderte dateien", "fichiers concernés",
+    "fichiers modifiés", "arquivos relevantes", "arquivos alterados"];
+
+/// A step done and a step next in one text: "parsing done, streaming next, then docs".
+#[rustfmt::skip]
+const DONE_WORDS: &[(&str, &[&str])] = &[
+    ("en", &["done", "finished", "complete", "completed"]),
+    ("zh", &["搞定", "完成", "做完"]),
+    ("ja", &["終わり", "完了", "済"]),
+    ("ko", &["끝", "완료"]),
+    ("es", &["listo", "lista", "terminado", "hecho"]),
+    ("de", &["erledigt", "fertig", "abgeschlossen"]),
+    ("fr", &["fini", "finie", "terminé", "terminée", "fait"]),
+    ("pt", &["pronto", "pronta", "concluído", "feito"]),
+];
+
+#[rustfmt::skip]
+const NEXT_WORDS: &[(&str, &[&str])] = &[
+    ("en", &["next", "then"]),
+    ("zh", &["下一步", "然后", "接着", "最后"]),
+    ("ja", &["次は", "その後"]),
+    ("ko", &["다음", "그다음"]),
+    ("es", &["después", "luego", "siguiente"]),
+    ("de", &["danach", "dann", "als nächstes"]),
+    ("fr", &["ensuite", "puis", "après"]),
+    ("pt", &["depois", "em seguida", "por fim"]),
+];
+
+/// A service with a verb of restarting it: a chore of the session.
+#[rustfmt::skip]
+const RESTART_STEMS: &[&str] = &["restart", "重启", "再起動", "띄워", "재시작", "reinici",
+    "neustart", "neu gestartet", "relanc", "redémarr"];
+
+/// Words of a test run: a service restarted before one is a chore of the session, even when
+/// told as an obligation ("muss vor den Mail-Tests neu gestartet werden", "il faut relancer").
+#[rustfmt::skip]
+const TEST_RUNS: &[&str] = &["test", "tests", "测试", "テスト", "테스트", "pruebas", "teste",
+    "testes"];
+
+/// Whether `text` (normalized) restarts a service before a test run.
+pub(super) fn restarts_before_tests(text: &str) -> bool {
+    SERVICES.iter().any(|s| text.contains(s))
+        && RESTART_STEMS.iter().any(|s| text.contains(s))
+        && TEST_RUNS
+            .iter()
+            .any(|t| holds(text, t) || text.contains(&format!("{t} ")))
+}
+
+/// Sino-Korean nouns of a done action closing a clause of a note: "…로 교체, 출력은 …".
+const KOREAN_ACTION_NOUNS: [&str; 6] = ["교체", "수정", "추가", "삭제", "변경", "제거"];
+
+/// Nouns of an action opening the text before "of": "Remplacement de …", "Reescritura del
+/// …", the nominal report of what was done.
+#[rustfmt::skip]
+const ACTION_NOUNS: &[(&str, &[&str])] = &[
+    ("es", &["cambio", "reescritura", "migración", "eliminación", "sustitución", "limpieza"]),
+    ("fr", &["remplacement", "ajout", "suppression", "correction", "migration", "déplacement",
+        "réécriture", "refonte", "nettoyage"]),
+    ("pt", &["troca", "reescrita", "migração", "remoção", "substituição", "limpeza"]),
+];
+
+#[rustfmt::skip]
+const OF: &[&str] = &["de", "del", "des", "du", "d", "do", "da", "dos", "das"];
+
+/// Spanish and Portuguese participles opening the text before an article: "Cambiado el …",
+/// "Trocado o …".
+const PARTICIPLE_ENDINGS: [&str; 4] = ["ado", "ido", "ada", "ida"];
+#[rustfmt::skip]
+const ARTICLES: &[&str] = &["el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um",
+    "uma"];
+
 /// Korean endings after a syllable closed by ㅆ, the past-tense marker: 바꿨어요, 했다, 됐음.
 const KOREAN_PAST_TAILS: [&str; 6] = ["다", "습니다", "어요", "어", "음", "네요"];
 
@@ -217,8 +299,16 @@ const KOREAN_PAST_TAILS: [&str; 6] = ["다", "습니다", "어요", "어", "음"
 pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     match rejection {
-        ProjectSnapshot => has_remaining_count(text, &words) || has_numbered_step(text, &words),
-        ServiceState => has_service_state(text),
+        ProjectSnapshot => {
+            has_remaining_count(text, &words)
+                || has_numbered_step(text, &words)
+                || (mentions(text, DONE_WORDS) && mentions(text, NEXT_WORDS))
+        }
+        ServiceState => {
+            has_service_state(text)
+                || (SERVICES.iter().any(|s| text.contains(s))
+                    && RESTART_STEMS.iter().any(|s| text.contains(s)))
+        }
         BranchState => mentions(text, BRANCH_HISTORY),
         UserRequest => mentions(text, WANTS) && mentions(text, DEADLINES),
         Progress => {
@@ -234,6 +324,15 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
                 || ends_in_korean_past(text)
                 || ends_in_korean_note(text)
                 || has_done_marker(text)
+                || opens_with_a_run(&words)
+                || FILE_LABELS.iter().any(|label| holds(text, label))
+                || opens_with_an_action(&words)
+                || KOREAN_ACTION_NOUNS
+                    .iter()
+                    .any(|noun| text.contains(&format!("{noun} ")) && !text.contains("금지"))
+                || ["たが", "たけど", "たところ"]
+                    .iter()
+                    .any(|m| text.contains(m))
                 || ends_on_result_or_stem(text)
                 || (TRACKERS.iter().any(|t| holds(text, t)) && mentions(text, OPENED))
                 || (mentions(text, PAST_COPULAS) && !REASONS.iter().any(|r| holds(text, r)))
@@ -374,6 +473,27 @@ fn ends_on_result_or_stem(text: &str) -> bool {
     chinese || japanese
 }
 
+fn opens_with_a_run(words: &[&str]) -> bool {
+    words.first().is_some_and(|first| COMMANDS.contains(first))
+        && words
+            .iter()
+            .skip(1)
+            .any(|w| w.chars().any(|c| c.is_ascii_digit()))
+}
+
+fn opens_with_an_action(words: &[&str]) -> bool {
+    let (Some(first), Some(second)) = (words.first(), words.get(1)) else {
+        return false;
+    };
+    let noun = ACTION_NOUNS.iter().any(|(_, nouns)| nouns.contains(first)) && OF.contains(second);
+    let participle = PARTICIPLE_ENDINGS.iter().any(|ending| {
+        first
+            .strip_suffix(ending)
+            .is_some_and(|stem| stem.chars().count() >= 3)
+    }) && ARTICLES.contains(second);
+    noun || participle
+}
+
 fn has_done_marker(text: &str) -> bool {
     let mut text = text.to_string();
     for word in NOT_DONE {
@@ -427,6 +547,13 @@ const SEPARABLE_PREFIXES: [&str; 18] = [
     "durch", "fest", "her", "hin",
 ];
 
+/// German prefixes of a Partizip II without `ge` (ersetzt, verschoben); only its -t form is
+/// taken, since an infinitive in -en ends a German rule ("SQLite verwenden").
+const INSEPARABLE_PREFIXES: [&str; 5] = ["er", "ver", "be", "ent", "zer"];
+
+/// German verbs that make a participle a lasting state ("ist … beschrieben").
+const GERMAN_STATE_VERBS: [&str; 5] = ["ist", "sind", "wird", "werden", "bleibt"];
+
 /// French words that make a participle a lasting state ("est protégée"), not a done action.
 const FRENCH_STATE_VERBS: [&str; 5] = ["est", "sont", "être", "reste", "restent"];
 
@@ -446,7 +573,12 @@ pub(super) fn clause_ends_in_participle(raw: &str) -> bool {
         if word.chars().count() < 7 || !word.starts_with(|c: char| c.is_lowercase()) {
             return false;
         }
-        let german = word.ends_with("iert")
+        let inseparable = INSEPARABLE_PREFIXES.iter().any(|prefix| {
+            word.strip_prefix(prefix)
+                .is_some_and(|stem| stem.chars().count() >= 3 && stem.ends_with('t'))
+        }) && !words.iter().any(|w| GERMAN_STATE_VERBS.contains(w));
+        let german = inseparable
+            || word.ends_with("iert")
             || SEPARABLE_PREFIXES.iter().any(|prefix| {
                 // a stem of four letters or more after `ge`: ausgeben is an infinitive
                 word.strip_prefix(prefix)
