@@ -228,8 +228,16 @@ const LASTING: &[(&str, &[&str])] = &[
 
 /// Words that hold a phrase of the tables without meaning it, blanked before matching: 了 of
 /// "in order to" (为了), "except" (除了) and "understand" (了解); "immer" of "immer wieder"
-/// (again and again); 不要 ("don't") in Japanese 不要な ("unneeded").
-const MASKED: [&str; 6] = ["为了", "除了", "了解", "不了", "immer wieder", "不要な"];
+/// (again and again); 不要 ("don't") in Japanese 不要な, 不要に ("unneeded").
+const MASKED: [&str; 7] = [
+    "为了",
+    "除了",
+    "了解",
+    "不了",
+    "immer wieder",
+    "不要な",
+    "不要に",
+];
 
 /// How an opener that reads like narration may lead a lasting rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +296,9 @@ pub(super) fn has_shape_of(rejection: Rejection, raw: &str) -> bool {
     super::structure::narrates(rejection, &text.0) && !lasting
         || (rejection == Rejection::ServiceState
             && super::structure::restarts_before_tests(&text.0))
+        || (rejection == Rejection::Progress
+            && (super::structure::changed_this_session(&text.0)
+                || super::structure::german_past_before_reason(raw)))
         || (rejection == Rejection::Progress
             && super::structure::clause_ends_in_participle(raw)
             && !states_lasting_rule(&text))

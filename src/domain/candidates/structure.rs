@@ -292,6 +292,59 @@ const PARTICIPLE_ENDINGS: [&str; 4] = ["ado", "ido", "ada", "ida"];
 const ARTICLES: &[&str] = &["el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um",
     "uma"];
 
+/// Endings of the imperfect, the tense of a diagnosis ("devolvía vacío porque", "renvoyait",
+/// "voltava"); counted only before a reason word, since a decision's reason may use it too
+/// ("porque los conteos quedaban obsoletos"). Not -ía (categoría, todavía) nor German -te.
+#[rustfmt::skip]
+const IMPERFECT_ENDINGS: &[(&str, &[&str])] = &[
+    ("es", &["aba", "aban"]),
+    ("fr", &["ait", "aient"]),
+    ("pt", &["ava", "avam"]),
+];
+
+/// Spanish imperfects in -ía, taken as whole words since -ía also ends nouns (categoría).
+#[rustfmt::skip]
+const IRREGULAR_IMPERFECTS: &[&str] = &["había", "tenía", "hacía", "devolvía", "podía", "salía",
+    "decía", "venía", "existía", "fallaba"];
+
+/// "Now" and "no longer" in one text: a change made this session ("now incremental, full
+/// reindex no longer needed").
+#[rustfmt::skip]
+const NOW_WORDS: &[(&str, &[&str])] = &[
+    ("en", &["now"]), ("zh", &["现在"]), ("es", &["ya", "ahora"]), ("de", &["jetzt"]),
+    ("fr", &["maintenant"]), ("pt", &["agora"]),
+];
+
+#[rustfmt::skip]
+const NO_LONGER: &[(&str, &[&str])] = &[
+    ("en", &["no longer"]), ("zh", &["不用再", "不再"]), ("es", &["ya no", "no hace falta"]),
+    ("de", &["nicht mehr", "mehr"]), ("fr", &["plus besoin", "ne plus"]),
+    ("pt", &["não precisa mais", "mais"]),
+];
+
+/// The user and a word of consent: agreeing to this session's plan, not a preference.
+#[rustfmt::skip]
+const USERS: &[&str] = &["user", "usuario", "nutzer", "benutzer", "utilisateur", "usuário",
+    "用户", "ユーザー", "사용자"];
+
+#[rustfmt::skip]
+const CONSENT: &[(&str, &[&str])] = &[
+    ("en", &["okay with", "ok with", "fine with", "agreed", "agrees"]),
+    ("zh", &["同意"]), ("ja", &["了承", "同意"]), ("ko", &["동의"]),
+    ("es", &["le parece bien", "de acuerdo"]), ("de", &["einverstanden"]),
+    ("fr", &["d accord"]), ("pt", &["topou", "concordou", "de acordo"]),
+];
+
+/// Numbers in words, for counts of what is left ("two of the five … still").
+#[rustfmt::skip]
+const NUMBER_WORDS: &[&str] = &["two", "three", "four", "five", "dos", "tres", "cuatro", "cinco",
+    "zwei", "drei", "vier", "fünf", "deux", "trois", "quatre", "cinq", "duas", "três", "quatro",
+    "两个", "三个", "두 개", "세 개", "다섯", "2つ", "5つ"];
+
+/// Words of a run's result: a command named beside one reports a run ("…, all green").
+#[rustfmt::skip]
+const RESULTS: &[&str] = &["green", "passed", "verde", "grün", "vert", "全绿", "通过"];
+
 /// Korean endings after a syllable closed by ㅆ, the past-tense marker: 바꿨어요, 했다, 됐음.
 const KOREAN_PAST_TAILS: [&str; 6] = ["다", "습니다", "어요", "어", "음", "네요"];
 
@@ -310,7 +363,10 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
                     && RESTART_STEMS.iter().any(|s| text.contains(s)))
         }
         BranchState => mentions(text, BRANCH_HISTORY),
-        UserRequest => mentions(text, WANTS) && mentions(text, DEADLINES),
+        UserRequest => {
+            mentions(text, WANTS) && mentions(text, DEADLINES)
+                || USERS.iter().any(|u| holds(text, u)) && mentions(text, CONSENT)
+        }
         Progress => {
             subject_with_past(text, &words)
                 || words.iter().any(|word| has_past_ending(word))
@@ -325,6 +381,13 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
                 || ends_in_korean_note(text)
                 || has_done_marker(text)
                 || opens_with_a_run(&words)
+                || (words.iter().any(|w| COMMANDS.contains(w) || *w == "curl")
+                    && RESULTS.iter().any(|r| holds(text, r)))
+                || changed_this_session(text)
+                || imperfect_before_reason(&words)
+                || ["したので", "ったのは", "たのは"]
+                    .iter()
+                    .any(|m| text.contains(m))
                 || FILE_LABELS.iter().any(|label| holds(text, label))
                 || opens_with_an_action(&words)
                 || KOREAN_ACTION_NOUNS
@@ -335,7 +398,7 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
                     .any(|m| text.contains(m))
                 || ends_on_result_or_stem(text)
                 || (TRACKERS.iter().any(|t| holds(text, t)) && mentions(text, OPENED))
-                || (mentions(text, PAST_COPULAS) && !REASONS.iter().any(|r| holds(text, r)))
+                || copula_before_reason(&words)
                 || mentions(text, SESSION_TIME)
         }
         _ => false,
@@ -424,9 +487,10 @@ fn has_digit(text: &str) -> bool {
 }
 
 fn has_remaining_count(text: &str, words: &[&str]) -> bool {
-    words
+    (words
         .iter()
         .any(|w| w.chars().any(|c| c.is_ascii_digit()) && !looks_like_version_or_port(w))
+        || NUMBER_WORDS.iter().any(|n| holds(text, n)))
         && mentions(text, REMAINING)
 }
 
@@ -472,6 +536,57 @@ fn ends_on_result_or_stem(text: &str) -> bool {
             || ('\u{30A0}'..='\u{30FF}').contains(&before));
     chinese || japanese
 }
+
+/// "Now" and "no longer" together: told even beside "every time", which is the change's
+/// scope ("每次导入后不用再全量重建"), so the caller does not ask for a lasting rule.
+pub(super) fn changed_this_session(text: &str) -> bool {
+    mentions(text, NOW_WORDS) && mentions(text, NO_LONGER)
+}
+
+/// The words before the first reason word: the main clause, whose tense tells a story.
+fn before_reason<'a>(words: &'a [&'a str]) -> impl Iterator<Item = &'a &'a str> {
+    words
+        .iter()
+        .take_while(|w| !REASONS.contains(w) && !["parce", "car", "weil", "why"].contains(w))
+}
+
+fn copula_before_reason(words: &[&str]) -> bool {
+    let copulas: Vec<&str> = PAST_COPULAS
+        .iter()
+        .flat_map(|(_, c)| c.iter().copied())
+        .collect();
+    before_reason(words).any(|w| copulas.contains(w))
+}
+
+fn imperfect_before_reason(words: &[&str]) -> bool {
+    before_reason(words).any(|word| {
+        IRREGULAR_IMPERFECTS.contains(word) || {
+            IMPERFECT_ENDINGS
+                .iter()
+                .flat_map(|(_, endings)| endings.iter())
+                .any(|ending| {
+                    word.strip_suffix(ending)
+                        .is_some_and(|stem| stem.chars().count() >= 3)
+                })
+        }
+    })
+}
+
+/// German weak verbs in the simple past before "weil": "lieferte nichts, weil … endete".
+/// Only lower-case words (German nouns are capitalised) with endings few adjectives have.
+pub(super) fn german_past_before_reason(raw: &str) -> bool {
+    let main = raw.split(" weil ").next().unwrap_or(raw);
+    let has_reason = main.len() < raw.len();
+    has_reason
+        && main.split_whitespace().skip(1).any(|word| {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            word.starts_with(|c: char| c.is_lowercase())
+                && word.chars().count() >= 7
+                && GERMAN_WEAK_PAST.iter().any(|e| word.ends_with(e))
+        })
+}
+
+const GERMAN_WEAK_PAST: [&str; 5] = ["ierte", "erte", "dete", "tete", "elte"];
 
 fn opens_with_a_run(words: &[&str]) -> bool {
     words.first().is_some_and(|first| COMMANDS.contains(first))
