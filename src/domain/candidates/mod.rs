@@ -5,12 +5,14 @@
 //! The gate is strict: a compaction candidate is the model's guess, so anything that looks like
 //! session state rather than a durable fact is rejected. Its rules are the table `RULES` below;
 //! the English patterns are in `rules`, the phrases of narration in every language in
-//! `narration`, and lengths that count CJK text fairly in `length`.
+//! `narration`, its shapes (past verbs, counts left, session time words) in `structure`, and
+//! lengths that count CJK text fairly in `length`.
 
 mod length;
 mod narration;
 mod parse;
 mod rules;
+mod structure;
 
 use serde::Serialize;
 
@@ -115,22 +117,29 @@ fn is_diagnosis(text: &str) -> bool {
 
 fn is_branch_state(text: &str) -> bool {
     narration::says(Rejection::BranchState, text)
+        || narration::has_shape_of(Rejection::BranchState, text)
 }
 
 fn is_service_state(text: &str) -> bool {
     narration::says(Rejection::ServiceState, text)
+        || narration::has_shape_of(Rejection::ServiceState, text)
 }
 
 fn is_user_request(text: &str) -> bool {
     narration::says(Rejection::UserRequest, text)
+        || narration::has_shape_of(Rejection::UserRequest, text)
 }
 
 fn is_progress_in_any_language(text: &str) -> bool {
-    is_progress(text) || narration::says(Rejection::Progress, text)
+    is_progress(text)
+        || narration::says(Rejection::Progress, text)
+        || narration::has_shape_of(Rejection::Progress, text)
 }
 
 fn is_snapshot_in_any_language(text: &str) -> bool {
-    is_project_snapshot(text) || narration::says(Rejection::ProjectSnapshot, text)
+    is_project_snapshot(text)
+        || narration::says(Rejection::ProjectSnapshot, text)
+        || narration::has_shape_of(Rejection::ProjectSnapshot, text)
 }
 
 /// The quality gate for compaction candidates (not for memories the user asked for).

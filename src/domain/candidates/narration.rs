@@ -112,9 +112,9 @@ const NARRATION: &[Phrases] = &[
         "root cause was", "the cause was", "turned out", "was due to", "were due to",
         "the culprit", "the problem was", "the issue was", "the bug was"]),
     (Diagnosis, "zh", Anywhere, &["来自…没有", "来自…漏了","原因是", "的原因", "根本原因", "问题根源", "根源是", "是因为",
-        "罪魁祸首", "原来是"]),
+        "罪魁祸首", "原来是", "导致的"]),
     (Diagnosis, "ja", Anywhere, &["ために起きた", "で起きた", "が原因で", "起きていた", "発生していた", "原因は", "が原因", "原因だった", "根本原因", "判明した",
-        "ことがわかった", "せいだった"]),
+        "ことがわかった", "せいだった", "の正体は"]),
     (Diagnosis, "ko", Anywhere, &["생긴 문제", "발생했", "문제였", "원인은", "원인이", "이유는", "때문이었", "밝혀졌", "드러났"]),
     (Diagnosis, "es", Anywhere, &["ocurrió porque", "pasó porque", "falló porque", "se rompió porque", "sucedió porque", "venía de", "provenía de", "se debía a", "se debió a", "la causa", "era causado",
         "fue causado", "resultó que", "el problema era", "el fallo era"]),
@@ -228,8 +228,16 @@ const LASTING: &[(&str, &[&str])] = &[
 
 /// Words that hold a phrase of the tables without meaning it, blanked before matching: 了 of
 /// "in order to" (为了), "except" (除了) and "understand" (了解); "immer" of "immer wieder"
-/// (again and again); 不要 ("don't") in Japanese 不要な ("unneeded").
-const MASKED: [&str; 6] = ["为了", "除了", "了解", "不了", "immer wieder", "不要な"];
+/// (again and again); 不要 ("don't") in Japanese 不要な, 不要に ("unneeded").
+const MASKED: [&str; 7] = [
+    "为了",
+    "除了",
+    "了解",
+    "不了",
+    "immer wieder",
+    "不要な",
+    "不要に",
+];
 
 /// How an opener that reads like narration may lead a lasting rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,6 +281,27 @@ pub(super) fn says(rejection: Rejection, text: &str) -> bool {
     });
     // The cause of a bug is told in the past, and its "never" is part of the story.
     narrates && (rejection == Rejection::Diagnosis || !states_lasting_rule(&text))
+}
+
+/// Whether `text` has the shape of narration of the kind `rejection` names (see `structure`)
+/// and states no lasting rule.
+pub(super) fn has_shape_of(rejection: Rejection, raw: &str) -> bool {
+    let text = Normalized::new(raw).masked();
+    // French "toujours" is "still" beside a service's state ("redis est toujours arrêté").
+    let lasting = if rejection == Rejection::ServiceState {
+        states_lasting_rule(&Normalized(text.0.replace(" toujours ", " ")))
+    } else {
+        states_lasting_rule(&text)
+    };
+    super::structure::narrates(rejection, &text.0) && !lasting
+        || (rejection == Rejection::ServiceState
+            && super::structure::restarts_before_tests(&text.0))
+        || (rejection == Rejection::Progress
+            && (super::structure::changed_this_session(&text.0)
+                || super::structure::german_past_before_reason(raw)))
+        || (rejection == Rejection::Progress
+            && super::structure::clause_ends_in_participle(raw)
+            && !states_lasting_rule(&text))
 }
 
 /// When `text` opens like narration ("Currently …", "Now that …", 目前…) and is a lasting rule
