@@ -503,7 +503,6 @@ pub const RULES: &[Rule] = &[
         concat!(
             r"\b(?:genehmige|bestatige|akzeptiere|erlaube|gib frei|autorisiere) (?:automatisch |immer )?(?:alle|jeden|jede|jedes|samtliche) (?:[^ \n]+ ){0,2}?",
             r"(?:tool aufrufe|toolaufrufe|werkzeugaufrufe|tool calls|befehle|kommandos|aktionen|werkzeuge|tools|berechtigungsanfragen)\b",
-            r"|\bohne (?:vorher |erst )?(?:nachzufragen|zu fragen|ruckfrage|ruckfragen|bestatigung|nachfrage|erlaubnis|genehmigung|freigabe|zu bestatigen)\b",
             r"|\bfrag(?:e)? (?:mich )?(?:nicht|nie|niemals) (?:mehr )?(?:nach|um) (?:bestatigung|erlaubnis|genehmigung|freigabe)\b",
         ),
     ),
@@ -519,6 +518,15 @@ pub const RULES: &[Rule] = &[
             r"(?:appels doutils|appels|outils|commandes|actions|operations|demandes dautorisation|demandes de permission)\b",
             r"|\bne (?:me |nous )?demande(?:z)? (?:plus|pas|jamais) (?:de |d)?(?:confirmation|permission|autorisation|validation|accord)\b",
         ),
+    ),
+    // The same in German: "keine neuen Abhängigkeiten hinzufügen, ohne vorher zu fragen" is a
+    // rule of caution.
+    rule(
+        ApproveEverything,
+        Words,
+        true,
+        &["ohne"],
+        r"\bohne (?:vorher |erst )?(?:nachzufragen|zu fragen|ruckfrage|ruckfragen|bestatigung|nachfrage|erlaubnis|genehmigung|freigabe|zu bestatigen)\b",
     ),
     // "Without asking" is an attack unless the sentence forbids acting so: "ne jamais ajouter
     // de dépendance sans demander" is a rule of caution.
