@@ -124,7 +124,7 @@ const STRUCTURAL_KEYWORDS: &[&str] = &[
 // runs whatever its input says, so it is plain Runtime.
 
 /// Options of runners that take a value (`npx -p typescript tsc`, `uvx --from ruff ruff`).
-const RUNNER_OPTIONS_WITH_VALUE: &[&str] = &[
+pub(crate) const RUNNER_OPTIONS_WITH_VALUE: &[&str] = &[
     "-p",
     "--package",
     "--from",
@@ -137,7 +137,7 @@ const RUNNER_OPTIONS_WITH_VALUE: &[&str] = &[
 ];
 
 /// Options of `uv run` that take a value.
-const UV_RUN_OPTIONS_WITH_VALUE: &[&str] = &[
+pub(crate) const UV_RUN_OPTIONS_WITH_VALUE: &[&str] = &[
     "--with",
     "--with-requirements",
     "--with-editable",
@@ -1126,9 +1126,9 @@ fn is_assignment(word: &str) -> bool {
 }
 
 /// How many leading words are options (with the values of `with_value` options), through `--`.
-fn options_length(args: &[&str], with_value: &[&str]) -> usize {
+pub(crate) fn options_length<S: AsRef<str>>(args: &[S], with_value: &[&str]) -> usize {
     let mut index = 0;
-    while let Some(&arg) = args.get(index) {
+    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
         if arg == "--" {
             return index + 1;
         }

@@ -23,7 +23,10 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use super::command::{effective_segments, Category, PACKAGE_MANAGER_VERBS};
+use super::command::{
+    effective_segments, options_length, Category, PACKAGE_MANAGER_VERBS, RUNNER_OPTIONS_WITH_VALUE,
+    UV_RUN_OPTIONS_WITH_VALUE,
+};
 use tables::{
     GRADLE_TASKS, MAVEN_PHASES, OUTPUT_OPTIONS, PACKAGE_MANAGER_OPTIONS, SCRIPT_ARGUMENTS, TOOLS,
 };
@@ -215,47 +218,28 @@ fn targets_cover(covering: &[Target], covered: &[Target]) -> bool {
 /// them is the command whose scope counts (`npx tsc` is `tsc`, `python -m pytest` is `pytest`,
 /// `python manage.py test` is `manage.py test`).
 const RUNNERS: &[(&[&str], &[&str])] = &[
-    (&["npx"], RUNNER_OPTIONS),
-    (&["pnpx"], RUNNER_OPTIONS),
-    (&["bunx"], RUNNER_OPTIONS),
-    (&["uvx"], RUNNER_OPTIONS),
-    (&["c8"], RUNNER_OPTIONS),
-    (&["nyc"], RUNNER_OPTIONS),
-    (&["pnpm", "exec"], RUNNER_OPTIONS),
-    (&["pnpm", "dlx"], RUNNER_OPTIONS),
-    (&["yarn", "dlx"], RUNNER_OPTIONS),
-    (&["yarn", "exec"], RUNNER_OPTIONS),
-    (&["npm", "exec"], RUNNER_OPTIONS),
-    (&["npm", "x"], RUNNER_OPTIONS),
-    (&["uv", "run"], RUNNER_OPTIONS),
-    (&["poetry", "run"], RUNNER_OPTIONS),
-    (&["pipenv", "run"], RUNNER_OPTIONS),
-    (&["hatch", "run"], RUNNER_OPTIONS),
-    (&["pdm", "run"], RUNNER_OPTIONS),
-    (&["rye", "run"], RUNNER_OPTIONS),
-    (&["bundle", "exec"], RUNNER_OPTIONS),
+    (&["npx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["pnpx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["bunx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["uvx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["c8"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["nyc"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["pnpm", "exec"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["pnpm", "dlx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["yarn", "dlx"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["yarn", "exec"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["npm", "exec"], RUNNER_OPTIONS_WITH_VALUE),
+    (&["npm", "x"], RUNNER_OPTIONS_WITH_VALUE),
+    // Python project runners take `uv run`'s options (`--project`, `--group`, `--env-file`).
+    (&["uv", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["poetry", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["pipenv", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["hatch", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["pdm", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["rye", "run"], UV_RUN_OPTIONS_WITH_VALUE),
+    (&["bundle", "exec"], RUNNER_OPTIONS_WITH_VALUE),
     // `python -m pytest`, `python -W error -m pytest`: `-m` is skipped like any option.
     (&["python"], &["-X", "-W", "-c"]),
-];
-
-const RUNNER_OPTIONS: &[&str] = &[
-    "-p",
-    "--package",
-    "--from",
-    "--with",
-    "--python",
-    "-c",
-    "--call",
-    "-r",
-    "--reporter",
-    "--with-requirements",
-    "--project",
-    "--directory",
-    "--extra",
-    "--group",
-    "--env-file",
-    "--index",
-    "--reporter-option",
 ];
 
 /// Shells whose `-c` script is itself a command line.
@@ -313,25 +297,6 @@ fn program_name(word: &str) -> &str {
         Some(version) if version.chars().all(|c| c.is_ascii_digit() || c == '.') => "python",
         _ => base,
     }
-}
-
-/// How many leading words are options (with the values of `with_value` options), through `--`.
-fn options_length(args: &[String], with_value: &[&str]) -> usize {
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            return index + 1;
-        }
-        if !arg.starts_with('-') || arg == "-" {
-            break;
-        }
-        index += if with_value.contains(&arg.as_str()) {
-            2
-        } else {
-            1
-        };
-    }
-    index.min(args.len())
 }
 
 /// The scopes of a command a row of `TOOLS` knows, or None.
