@@ -28,7 +28,9 @@ use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, Re
 use crate::domain::verified::{remove_rejected, RemovedCommand};
 use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
 use crate::store::memory_top;
-use crate::store::{lock_path, remove_dir_if_empty, remove_file, Store, Stored, QUARANTINE_KEPT};
+use crate::store::{
+    lock_path, remove_dir_if_empty, remove_file, Document, Store, Stored, QUARANTINE_KEPT,
+};
 
 const USES: &str = "\
 ocmem gc has three uses:
@@ -496,6 +498,22 @@ fn removed_verified(
 }
 
 /// What `--false-positives` found in one store: the removals, or why it was skipped.
+/// Takes out of the store at `path` what `remove` returns: under its lock, with the file backed
+/// up to `backup` first, or, without a backup (a dry run), on a snapshot, changing nothing.
+fn clean_store<T: Document, R>(
+    store: &Store,
+    path: &Path,
+    backup: Option<PathBuf>,
+    mut remove: impl FnMut(&mut T) -> Vec<R>,
+) -> Result<Stored<Vec<R>>> {
+    Ok(match backup {
+        None => store.snapshot::<T>(path)?.map(|mut doc| remove(&mut doc)),
+        Some(backup) => store
+            .update_with_backup::<T, _>(path, &backup, remove)?
+            .map(|(gone, _written)| gone),
+    })
+}
+
 fn outcome<R>(stored: Stored<Vec<R>>, path: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<R> {
     match stored {
         Stored::Ok(gone) => gone,
@@ -528,36 +546,25 @@ fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
     for workspace in workspaces(ctx, gc.workspace.as_deref())? {
         for session in &workspace.sessions {
             let path = &session.path;
-            let stored = if gc.dry_run {
-                store.snapshot::<SessionState>(path)?.map(|state| {
+            let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
+            let stored = clean_store::<SessionState, _>(
+                &store,
+                path,
+                (!gc.dry_run).then(|| backups.join(relative)),
+                |state| {
+                    let mut gone = Vec::new();
                     state
                         .open_errors
-                        .iter()
-                        .filter_map(|e| removed_error(&workspace, path, e))
-                        .collect::<Vec<_>>()
-                })
-            } else {
-                let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
-                store
-                    .update_with_backup::<SessionState, _>(
-                        path,
-                        &backups.join(relative),
-                        |state| {
-                            let mut gone = Vec::new();
-                            state.open_errors.retain(|e| {
-                                match removed_error(&workspace, path, e) {
-                                    Some(r) => {
-                                        gone.push(r);
-                                        false
-                                    }
-                                    None => true,
-                                }
-                            });
-                            gone
-                        },
-                    )?
-                    .map(|(gone, _written)| gone)
-            };
+                        .retain(|e| match removed_error(&workspace, path, e) {
+                            Some(r) => {
+                                gone.push(r);
+                                false
+                            }
+                            None => true,
+                        });
+                    gone
+                },
+            )?;
             let gone = outcome(stored, path, &mut skipped);
             if !gone.is_empty() {
                 changed_files.push(path.clone());
@@ -566,20 +573,13 @@ fn false_positives(ctx: &Context, gc: &Gc) -> Result<String> {
         }
         if let Some(memory) = &workspace.memory {
             let path = &memory.path;
-            let stored = if gc.dry_run {
-                store
-                    .snapshot::<WorkspaceMemory>(path)?
-                    .map(|mut memory| remove_rejected(&mut memory.verified_commands))
-            } else {
-                let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
-                store
-                    .update_with_backup::<WorkspaceMemory, _>(
-                        path,
-                        &backups.join(relative),
-                        |memory| remove_rejected(&mut memory.verified_commands),
-                    )?
-                    .map(|(gone, _written)| gone)
-            };
+            let relative = path.strip_prefix(&ctx.data_dir).unwrap_or(path);
+            let stored = clean_store::<WorkspaceMemory, _>(
+                &store,
+                path,
+                (!gc.dry_run).then(|| backups.join(relative)),
+                |memory| remove_rejected(&mut memory.verified_commands),
+            )?;
             let gone = outcome(stored, path, &mut skipped);
             if !gone.is_empty() {
                 changed_memory.push(path.clone());
