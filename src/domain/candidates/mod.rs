@@ -5,12 +5,14 @@
 //! The gate is strict: a compaction candidate is the model's guess, so anything that looks like
 //! session state rather than a durable fact is rejected. Its rules are the table `RULES` below;
 //! the English patterns are in `rules`, the phrases of narration in every language in
-//! `narration`, its shapes (past verbs, counts left, session time words) in `structure`, and
+//! `narration`, its shapes (past verbs, counts left, session time words) in `structure`, the
+//! tense of its predicate (told in the past, or true only for the moment) in `predicate`, and
 //! lengths that count CJK text fairly in `length`.
 
 mod length;
 mod narration;
 mod parse;
+mod predicate;
 mod rules;
 mod structure;
 
@@ -40,6 +42,7 @@ pub enum Rejection {
     BranchState,
     ServiceState,
     UserRequest,
+    PastOrPassing,
 }
 
 impl Rejection {
@@ -63,6 +66,9 @@ impl Rejection {
             Rejection::UserRequest => {
                 "what the user asked for in this session, not a lasting preference"
             }
+            Rejection::PastOrPassing => {
+                "told in the past or true only for the moment, not a durable fact"
+            }
         }
     }
 }
@@ -74,7 +80,7 @@ type Rule = (Rejection, fn(&str) -> bool);
 /// rejection. Prompt injection comes first so that it is never reported as something milder.
 /// Narration is recognised in every language the gate reads (see `narration`); its specific
 /// kinds come before progress so that a report names them.
-const RULES: [Rule; 16] = [
+const RULES: [Rule; 17] = [
     // "ignore previous instructions", `system:` opening the text, `<|im_start|>`, `</system>`
     (Rejection::PromptInjection, is_prompt_injection),
     // under 20 Latin letters' worth (an ideograph counts 3, a kana or Hangul syllable 2)
@@ -109,6 +115,9 @@ const RULES: [Rule; 16] = [
     // `1237 tests pass`, `phase 3 completed`, `coverage is 87%`, `now at v1.2.3`, 还剩,
     // 残り, 남았, quedan, nur noch, il reste, faltam
     (Rejection::ProjectSnapshot, is_snapshot_in_any_language),
+    // what none of the above names but the predicate's tense tells: "Gave the queue a go",
+    // "…を上流に報告", "salían porque", "right now", 暂时
+    (Rejection::PastOrPassing, narration::tells_what_happened),
 ];
 
 fn is_diagnosis(text: &str) -> bool {
@@ -160,7 +169,20 @@ pub fn gate(candidate: &Candidate) -> Result<(), Rejection> {
         return Err(Rejection::PromptInjection);
     }
     let text = narration::rule_after_opener(&candidate.text).unwrap_or(&candidate.text);
-    match RULES.iter().find(|(_, matches)| matches(text)) {
+    // A change dated by its year is the project's history, told in the past but still true
+    // ("Realm was dropped in the 2024 rewrite"); the session's story never names its year.
+    let history = predicate::names_a_year(text);
+    let applies = |rejection: Rejection| {
+        !(history
+            && matches!(
+                rejection,
+                Rejection::Progress | Rejection::Diagnosis | Rejection::PastOrPassing
+            ))
+    };
+    match RULES
+        .iter()
+        .find(|(rejection, matches)| applies(*rejection) && matches(text))
+    {
         Some(&(rejection, _)) => Err(rejection),
         None => Ok(()),
     }

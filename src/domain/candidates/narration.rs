@@ -53,7 +53,7 @@ const NARRATION: &[Phrases] = &[
         "spent the"]),
     (Progress, "zh", Anywhere, &["了", "了$", "又全", "又可以", "还没", "尚未", "已修复", "修复了", "修好了", "已解决", "解决了", "已回滚",
         "回滚了", "已撤销", "撤销了", "已回退", "回退了", "尝试了", "尝试把", "尝试将", "试过",
-        "试了", "已创建", "创建了", "新建了", "提交了", "已提交", "查看了", "看了", "检查了",
+        "试了", "已创建", "创建了", "新建了", "提交了", "已提交", "查看了", "看了", "看过", "查过", "翻过", "检查了",
         "阅读了", "浏览了", "运行了", "执行了", "跑了", "重跑", "已接入", "接入了", "已完成",
         "完成了", "已添加", "添加了", "加了", "补充了", "已删除", "删除了", "已修改", "修改了",
         "改了", "已更新", "更新了", "已迁移", "迁移了", "已实现", "实现了", "正在", "刚才", "刚刚",
@@ -75,7 +75,7 @@ const NARRATION: &[Phrases] = &[
         "integré", "depuré", "depuramos", "investigué", "esta sesión", "la sesión",
         "ahora funciona", "ya funciona", "solo queda"]),
     (Progress, "de", Start, &["habe", "haben", "wir haben"]),
-    (Progress, "de", Anywhere, &["verlagert", "aufgeräumt$", "gelöscht$", "entfernt$", "erledigt$", "repariert$", "korrigiert$", "aktualisiert$", "gelöst$", "umgebaut$", "getestet$", "verschoben$", "umbenannt$", "eingerichtet$", "installiert$", "gepinnt", "hochgezogen", "wieder grün", "lief…durch", "läuft wieder", "behoben", "versucht", "zurückgerollt", "zurückgesetzt",
+    (Progress, "de", Anywhere, &["verlagert", "aufgeräumt$", "gelöscht$", "entfernt$", "erledigt$", "repariert$", "korrigiert$", "aktualisiert$", "gelöst$", "umgebaut$", "getestet$", "verschoben$", "umbenannt$", "eingerichtet$", "installiert$", "hochgezogen", "wieder grün", "lief…durch", "läuft wieder", "behoben", "versucht", "zurückgerollt", "zurückgesetzt",
         "rückgängig gemacht", "angelegt", "eröffnet", "ausgeführt", "laufen lassen", "angesehen",
         "angeschaut", "durchgesehen", "eingebaut", "debuggt", "gefixt", "ergänzt", "hinzugefügt",
         "umgestellt", "überprüft", "dieser sitzung", "der sitzung", "fehlt noch", "als nächstes"]),
@@ -125,29 +125,29 @@ const NARRATION: &[Phrases] = &[
     (Diagnosis, "pt", Anywhere, &["aconteceu porque", "ocorreu porque", "falhou porque", "quebrou porque", "era causado", "foi causado", "a causa", "se devia", "devia se",
         "o problema era", "vinha de"]),
     // ─── Branch and working tree ───────────────────────────────────────────────────────
-    (BranchState, "en", Anywhere, &["detached", "not pushed", "local commits", "local commit", "on branch", "commits ahead", "commit ahead",
+    (BranchState, "en", Anywhere, &["merge conflicts", "conflicts with main", "unresolved conflicts", "detached", "not pushed", "local commits", "local commit", "on branch", "commits ahead", "commit ahead",
         "ahead of origin", "behind origin", "working tree", "uncommitted", "unstaged", "untracked",
         "staged changes", "switched to", "checked out…branch", "stashed", "up to date with",
         "in sync with origin", "not yet pushed", "unpushed", "detached head", "local changes"]),
-    (BranchState, "zh", Anywhere, &["游离", "本地提交", "还没推送", "未推送", "当前分支", "在…分支上", "切换到", "切到", "工作区", "未提交",
+    (BranchState, "zh", Anywhere, &["合并冲突", "有冲突", "游离", "本地提交", "还没推送", "未推送", "当前分支", "在…分支上", "切换到", "切到", "工作区", "未提交",
         "没提交", "领先", "落后", "已推送", "推送到", "暂存", "stash", "已同步", "与 origin 同步"]),
-    (BranchState, "ja", Anywhere, &["detached", "ローカルコミット", "プッシュしていない", "ブランチにいて", "ブランチにいる", "ブランチ上", "に切り替え",
+    (BranchState, "ja", Anywhere, &["コンフリクト", "detached", "ローカルコミット", "プッシュしていない", "ブランチにいて", "ブランチにいる", "ブランチ上", "に切り替え",
         "チェックアウトした", "未コミット", "コミット先行", "先行", "作業ツリー",
         "ワーキングツリー", "stash", "プッシュ済み", "プッシュした", "同期済み"]),
-    (BranchState, "ko", Anywhere, &["detached", "로컬 커밋", "푸시하지 않은", "브랜치에 있", "브랜치로 전환", "전환했", "체크아웃했",
+    (BranchState, "ko", Anywhere, &["충돌이 있", "머지 충돌", "detached", "로컬 커밋", "푸시하지 않은", "브랜치에 있", "브랜치로 전환", "전환했", "체크아웃했",
         "커밋되지 않은", "커밋하지 않은", "앞서 있", "뒤처", "작업 트리", "워킹 트리", "stash",
         "푸시했", "동기화되어"]),
-    (BranchState, "es", Anywhere, &["desacoplado", "detached", "commits locales", "sin subir", "no se han subido", "estamos en la rama", "estoy en la rama", "sin commitear",
+    (BranchState, "es", Anywhere, &["conflictos con", "conflictos sin resolver", "desacoplado", "detached", "commits locales", "sin subir", "no se han subido", "estamos en la rama", "estoy en la rama", "sin commitear",
         "sin confirmar", "árbol de trabajo", "al día con origin", "por delante de origin",
         "cambié a la rama", "stash"]),
-    (BranchState, "de", Anywhere, &["losgelöst", "detached", "lokale commits", "nicht gepusht", "auf dem branch", "nicht committet", "nicht committeten",
+    (BranchState, "de", Anywhere, &["konflikte mit", "merge konflikte", "losgelöst", "detached", "lokale commits", "nicht gepusht", "auf dem branch", "nicht committet", "nicht committeten",
         "uncommittete", "arbeitsverzeichnis", "arbeitskopie", "working tree",
         "auf dem stand von origin", "vor origin", "hinter origin", "gewechselt", "gestasht",
         "gepusht"]),
-    (BranchState, "fr", Anywhere, &["détaché", "detached", "commits locaux", "pas encore poussé*", "sur la branche", "non commitées", "non commités",
+    (BranchState, "fr", Anywhere, &["conflits avec", "conflits non résolus", "détaché", "detached", "commits locaux", "pas encore poussé*", "sur la branche", "non commitées", "non commités",
         "non commitée", "arbre de travail", "répertoire de travail", "à jour avec origin",
         "en avance sur origin", "basculé sur", "stashé"]),
-    (BranchState, "pt", Anywhere, &["destacado", "detached", "commits locais", "não foram enviados", "não enviados", "na branch", "não commitadas", "não commitados", "sem commit",
+    (BranchState, "pt", Anywhere, &["conflitos com", "conflitos não resolvidos", "destacado", "detached", "commits locais", "não foram enviados", "não enviados", "na branch", "não commitadas", "não commitados", "sem commit",
         "árvore de trabalho", "sincronizada com a origin", "sincronizado com a origin",
         "à frente da origin", "mudei para a branch", "stash"]),
     // ─── Services up or down ───────────────────────────────────────────────────────────
@@ -289,7 +289,7 @@ pub(super) fn has_shape_of(rejection: Rejection, raw: &str) -> bool {
     let text = Normalized::new(raw).masked();
     // French "toujours" is "still" beside a service's state ("redis est toujours arrêté").
     let lasting = if rejection == Rejection::ServiceState {
-        states_lasting_rule(&Normalized(text.0.replace(" toujours ", " ")))
+        states_lasting_rule(&Normalized(text.0.replace(" toujours ", " "), text.1))
     } else {
         states_lasting_rule(&text)
     };
@@ -302,6 +302,14 @@ pub(super) fn has_shape_of(rejection: Rejection, raw: &str) -> bool {
         || (rejection == Rejection::Progress
             && super::structure::clause_ends_in_participle(raw)
             && !states_lasting_rule(&text))
+}
+
+/// Whether `raw` tells what happened or what holds for the moment by the tense of its
+/// predicate (see `predicate`) and states no lasting rule.
+pub(super) fn tells_what_happened(raw: &str) -> bool {
+    let text = Normalized::new(raw).masked();
+    super::predicate::tells_what_happened(raw, &text.0)
+        && !states_lasting_rule(&text.without_passive())
 }
 
 /// When `text` opens like narration ("Currently …", "Now that …", 目前…) and is a lasting rule
@@ -330,6 +338,26 @@ fn states_lasting_rule(text: &Normalized) -> bool {
         .lasting
         .iter()
         .any(|pattern| text.contains(pattern))
+        || text.1
+}
+
+/// A negation before an infinitive, the way Spanish and Portuguese word a prohibition:
+/// "no añadir código", "não adicionar código", "nunca subir secretos".
+/// Opening a clause: "El usuario pidió no tocar …" is a request, and "no worker" is Portuguese
+/// "in the worker".
+fn forbids_in_the_infinitive(raw: &str) -> bool {
+    raw.split([';', ',', '.', ':']).any(|clause| {
+        let mut words = clause.split_whitespace().map(str::to_lowercase);
+        let (Some(first), Some(second)) = (words.next(), words.next()) else {
+            return false;
+        };
+        ["no", "não", "nunca", "jamás", "jamais"].contains(&first.as_str())
+            && ["ar", "er", "ir"].iter().any(|ending| {
+                second
+                    .strip_suffix(ending)
+                    .is_some_and(|stem| stem.chars().count() >= 3)
+            })
+    })
 }
 
 /// Whether one of `ADJECTIVE_SIGNS` follows the opening `pattern` within three words.
@@ -367,8 +395,9 @@ fn after_words<'a>(original: &'a str, pattern: &Pattern) -> Option<&'a str> {
 // ─── Matching ────────────────────────────────────────────────────────────────────────────────
 
 /// A text lowercased, every run of characters that are not letters or digits one space, with a
-/// space before and after.
-struct Normalized(String);
+/// space before and after; and whether the original forbids something in the infinitive, which
+/// needs the punctuation that normalizing drops.
+struct Normalized(String, bool);
 
 impl Normalized {
     fn new(text: &str) -> Self {
@@ -384,7 +413,16 @@ impl Normalized {
         if !out.ends_with(' ') {
             out.push(' ');
         }
-        Normalized(out)
+        Normalized(out, forbids_in_the_infinitive(text))
+    }
+
+    /// The text without German's passive auxiliaries, which `LASTING` counts as the timeless
+    /// present: "werden jetzt gebündelt" tells a change, not a rule.
+    fn without_passive(&self) -> Self {
+        Normalized(
+            self.0.replace(" werden ", " ").replace(" wird ", " "),
+            self.1,
+        )
     }
 
     /// The text with the words of `MASKED` blanked.

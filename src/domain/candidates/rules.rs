@@ -198,7 +198,7 @@ pub(super) fn progress_pattern() -> &'static Regex {
     const DONE: &str = DONE_VERBS;
     static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
         let at_start = [
-            r"currently\b|wip\b|todo\b|next\s*:|next\s+up\b|in\s+progress\b|working\s+on\b",
+            r"currently\b|wip\b|(?-i:TODO)\b|todo\s*:|next\s*:|next\s+up\b|in\s+progress\b|working\s+on\b",
             r"now\s|still\s|about\s+to\b|status\s*:|pending\s*:",
             r"just\s+(?:\w+ed|ran|made|wrote|got|did|built|found|saw|began|broke|set|put)\b",
             // "Fixed the …", "Deployed to …"; "Fixed-size buffers" and "Merged PRs" are facts

@@ -19,7 +19,8 @@ const SUBJECT_PAST: &[(&str, &[&str], &[&str])] = &[
           "built", "undid", "reran", "rewrote", "began", "brought", "kept", "tried"]),
     ("es", &["he", "hemos", "ha", "han", "se", "lo"],
         &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ó", "ió", "imos", "amos"]),
-    ("de", &["habe", "haben", "hat", "hatte", "hatten", "ist", "sind", "wurde", "wurden"],
+    // not "ist" and "sind": with a participle they are mostly a state ("ist … gepinnt")
+    ("de", &["habe", "haben", "hat", "hatte", "hatten", "wurde", "wurden"],
         &["iert", "ge*t", "ge*en"]),
     ("fr", &["j ai", "on a", "nous avons", "il a", "elle a", "ils ont", "a été", "ont été",
         "l avons", "les avons", "avons"],
@@ -67,15 +68,19 @@ const REASONS: &[&str] = &["porque", "pois", "ya que", "dado que", "por qué", "
 #[rustfmt::skip]
 const SESSION_TIME: &[(&str, &[&str])] = &[
     ("en", &["today", "tonight", "this morning", "this afternoon", "this evening", "yesterday",
-        "just now", "earlier today"]),
-    ("zh", &["今天", "今日", "今早", "昨天", "刚才", "刚刚"]),
-    ("ja", &["今日", "本日", "今朝", "昨日", "さっき", "先ほど"]),
-    ("ko", &["오늘", "어제", "방금", "아까"]),
-    ("es", &["hoy", "esta mañana", "esta tarde", "ayer", "hace un rato"]),
-    ("de", &["heute", "heute morgen", "gestern", "gerade eben", "vorhin"]),
+        "just now", "earlier today", "this iteration", "this time"]),
+    ("zh", &["今天", "今日", "今早", "昨天", "刚才", "刚刚", "这次迭代", "本轮迭代"]),
+    ("ja", &["今日", "本日", "今朝", "昨日", "さっき", "先ほど", "今回のイテレーション"]),
+    ("ko", &["오늘", "어제", "방금", "아까", "이번 이터레이션", "이번 반복"]),
+    ("es", &["hoy", "esta mañana", "esta tarde", "ayer", "hace un rato", "esta iteración",
+        "esta vez"]),
+    ("de", &["heute", "heute morgen", "gestern", "gerade eben", "vorhin", "diese iteration",
+        "dieses mal", "diesmal"]),
     // not "hier" (yesterday), German's "here"
-    ("fr", &["aujourd hui", "ce matin", "cet après midi", "tout à l heure"]),
-    ("pt", &["hoje", "esta manhã", "esta tarde", "ontem", "há pouco"]),
+    ("fr", &["aujourd hui", "ce matin", "cet après midi", "tout à l heure", "cette itération",
+        "cette fois"]),
+    ("pt", &["hoje", "esta manhã", "esta tarde", "ontem", "há pouco", "esta iteração",
+        "nesta iteração", "desta vez"]),
 ];
 
 /// Words saying that a count is what is left: with a number in the text, a snapshot.
@@ -84,7 +89,7 @@ const REMAINING: &[(&str, &[&str])] = &[
     ("en", &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding",
         "awaiting", "waiting"]),
     ("zh", &["还有", "还剩", "剩", "仍有", "待"]),
-    ("ja", &["まだ", "残り", "残って", "あと", "未対応", "待ち"]),
+    ("ja", &["まだ", "残り", "残って", "あと", "未対応が", "未対応は", "が未対応", "待ち"]),
     ("ko", &["아직", "남", "대기"]),
     ("es", &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen",
         "esperando"]),
@@ -213,7 +218,7 @@ const CONTINUATIVE_ENDINGS: [char; 2] = ['え', 'し'];
 /// Tools that open a command line: a text opening with one and giving a number ("cargo bench
 /// … shows a 12% speedup") reports a run, not a fact.
 #[rustfmt::skip]
-const COMMANDS: &[&str] = &["cargo", "npm", "pnpm", "yarn", "bun", "deno", "go", "pytest",
+pub(super) const COMMANDS: &[&str] = &["cargo", "npm", "pnpm", "yarn", "bun", "deno", "go", "pytest",
     "python", "make", "git", "docker", "kubectl", "mvn", "gradle", "ruby", "rspec", "php",
     "composer", "cmake", "ctest", "node", "npx", "tsc", "eslint", "uv", "pip"];
 
@@ -322,6 +327,24 @@ const NO_LONGER: &[(&str, &[&str])] = &[
     ("pt", &["não precisa mais", "mais"]),
 ];
 
+/// What a change just replaced, and the words saying it is gone: "now … ; the old sender is
+/// gone", "der alte Einzelversand ist raus", "l'ancien envoi a disparu".
+#[rustfmt::skip]
+const THE_OLD: &[(&str, &[&str])] = &[
+    ("en", &["the old"]), ("zh", &["旧的", "原来的"]), ("ja", &["旧来の", "以前の"]),
+    ("ko", &["기존", "예전"]), ("es", &["el antiguo", "la antigua", "el viejo"]),
+    ("de", &["der alte", "die alte", "das alte"]), ("fr", &["l ancien", "l ancienne"]),
+    ("pt", &["o antigo", "a antiga"]),
+];
+
+#[rustfmt::skip]
+const GONE: &[(&str, &[&str])] = &[
+    ("en", &["is gone", "are gone"]), ("zh", &["已删", "没了"]), ("ja", &["削除済み", "なくなった"]),
+    ("ko", &["삭제됨", "삭제했", "없어졌"]), ("es", &["ya no está", "desapareció"]),
+    ("de", &["ist raus", "sind raus", "ist weg"]), ("fr", &["a disparu", "ont disparu"]),
+    ("pt", &["foi removido", "foi removida", "sumiu"]),
+];
+
 /// The user and a word of consent: agreeing to this session's plan, not a preference.
 #[rustfmt::skip]
 const USERS: &[&str] = &["user", "usuario", "nutzer", "benutzer", "utilisateur", "usuário",
@@ -337,9 +360,11 @@ const CONSENT: &[(&str, &[&str])] = &[
 
 /// Numbers in words, for counts of what is left ("two of the five … still").
 #[rustfmt::skip]
-const NUMBER_WORDS: &[&str] = &["two", "three", "four", "five", "dos", "tres", "cuatro", "cinco",
-    "zwei", "drei", "vier", "fünf", "deux", "trois", "quatre", "cinq", "duas", "três", "quatro",
-    "两个", "三个", "두 개", "세 개", "다섯", "2つ", "5つ"];
+const NUMBER_WORDS: &[&str] = &["two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "zwei",
+    "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "deux", "trois", "quatre",
+    "cinq", "sept", "huit", "neuf", "dix", "duas", "três", "quatro", "sete", "oito", "nove", "dez",
+    "两个", "三个", "四个", "五个", "두 개", "세 개", "네 개", "다섯", "2つ", "3つ", "4つ", "5つ"];
 
 /// Words of a run's result: a command named beside one reports a run ("…, all green").
 #[rustfmt::skip]
@@ -541,6 +566,7 @@ fn ends_on_result_or_stem(text: &str) -> bool {
 /// scope ("每次导入后不用再全量重建"), so the caller does not ask for a lasting rule.
 pub(super) fn changed_this_session(text: &str) -> bool {
     mentions(text, NOW_WORDS) && mentions(text, NO_LONGER)
+        || mentions(text, THE_OLD) && mentions(text, GONE)
 }
 
 /// The words before the first reason word: the main clause, whose tense tells a story.
@@ -614,15 +640,18 @@ fn has_done_marker(text: &str) -> bool {
     for word in NOT_DONE {
         text = text.replace(word, " ");
     }
-    DONE_SUFFIXES.iter().any(|suffix| text.contains(suffix))
-        || DONE_MARKERS.iter().any(|marker| {
-            text.match_indices(marker).any(|(at, _)| {
-                text[at + marker.len()..]
-                    .chars()
-                    .next()
-                    .is_some_and(is_dense)
-            })
+    // 済み closing a clause ("同期済み"), not before a particle ("整形済みは", the formatted ones)
+    DONE_SUFFIXES.iter().any(|suffix| {
+        text.match_indices(suffix)
+            .any(|(at, _)| text[at + suffix.len()..].starts_with(' '))
+    }) || DONE_MARKERS.iter().any(|marker| {
+        text.match_indices(marker).any(|(at, _)| {
+            text[at + marker.len()..]
+                .chars()
+                .next()
+                .is_some_and(is_dense)
         })
+    })
 }
 
 /// A Korean text ending on a syllable closed by ㅁ (index 16 of the finals): the terse note
@@ -645,9 +674,13 @@ fn ends_in_korean_past(text: &str) -> bool {
 
 /// A Hangul syllable whose final consonant is ㅆ (index 20 of the 28 finals), other than the
 /// present 있 ("is", "lies in") and the future 겠.
-fn closes_with_ss(c: char) -> bool {
+pub(super) fn closes_with_ss(c: char) -> bool {
     let code = c as u32;
     (0xAC00..=0xD7A3).contains(&code) && (code - 0xAC00) % 28 == 20 && !"있겠".contains(c)
+}
+
+pub(super) fn is_dense_char(c: char) -> bool {
+    is_dense(c)
 }
 
 fn is_dense(c: char) -> bool {
@@ -667,7 +700,7 @@ const SEPARABLE_PREFIXES: [&str; 18] = [
 const INSEPARABLE_PREFIXES: [&str; 5] = ["er", "ver", "be", "ent", "zer"];
 
 /// German verbs that make a participle a lasting state ("ist … beschrieben").
-const GERMAN_STATE_VERBS: [&str; 5] = ["ist", "sind", "wird", "werden", "bleibt"];
+const GERMAN_STATE_VERBS: [&str; 6] = ["ist", "sind", "wird", "werden", "bleibt", "bleiben"];
 
 /// French words that make a participle a lasting state ("est protégée"), not a done action.
 const FRENCH_STATE_VERBS: [&str; 5] = ["est", "sont", "être", "reste", "restent"];
@@ -693,15 +726,17 @@ pub(super) fn clause_ends_in_participle(raw: &str) -> bool {
                 .is_some_and(|stem| stem.chars().count() >= 3 && stem.ends_with('t'))
         }) && !words.iter().any(|w| GERMAN_STATE_VERBS.contains(w));
         let german = inseparable
-            || word.ends_with("iert")
-            || SEPARABLE_PREFIXES.iter().any(|prefix| {
-                // a stem of four letters or more after `ge`: ausgeben is an infinitive
-                word.strip_prefix(prefix)
-                    .and_then(|rest| rest.strip_prefix("ge"))
-                    .is_some_and(|stem| {
-                        stem.chars().count() >= 4 && (stem.ends_with('t') || stem.ends_with("en"))
-                    })
-            });
+            || !words.iter().any(|w| GERMAN_STATE_VERBS.contains(w))
+                && (word.ends_with("iert")
+                    || SEPARABLE_PREFIXES.iter().any(|prefix| {
+                        // a stem of four letters or more after `ge`: ausgeben is an infinitive
+                        word.strip_prefix(prefix)
+                            .and_then(|rest| rest.strip_prefix("ge"))
+                            .is_some_and(|stem| {
+                                stem.chars().count() >= 4
+                                    && (stem.ends_with('t') || stem.ends_with("en"))
+                            })
+                    }));
         let french = ["é", "ée", "és", "ées"].iter().any(|e| word.ends_with(e))
             && !words.iter().any(|w| FRENCH_STATE_VERBS.contains(w));
         german || french

@@ -52,7 +52,7 @@ use redactions::{find_redactions, replace};
 /// The start of every replacement. A value containing it is never redacted again. Every value
 /// that a check can reject admits `[`, letters and `:`, so one that runs into a replacement
 /// contains it, rather than stopping short of it and passing a check it failed before.
-const REDACTED_PREFIX: &str = "[REDACTED:";
+pub const REDACTED_PREFIX: &str = "[REDACTED:";
 
 /// Passes `scrub` makes at most. Replacing a secret can change what the text around it looks
 /// like (a word boundary appears where a key ended), so a pass may find what the one before
