@@ -312,6 +312,12 @@ pub(super) fn tells_what_happened(raw: &str) -> bool {
         && !states_lasting_rule(&text.without_passive())
 }
 
+/// `text` as the tables read it, for the tests of the modules that take it so.
+#[cfg(test)]
+pub(super) fn normalize(text: &str) -> String {
+    Normalized::new(text).0
+}
+
 /// When `text` opens like narration ("Currently …", "Now that …", 目前…) and is a lasting rule
 /// nevertheless, the text after the opener, to be gated on its own; else None.
 pub(super) fn rule_after_opener(text: &str) -> Option<&str> {

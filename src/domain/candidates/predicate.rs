@@ -532,21 +532,8 @@ fn german_tells_the_past(raw: &str) -> bool {
 mod tests {
     use super::*;
 
-    pub(super) fn normalized(text: &str) -> String {
-        let mut out = String::from(" ");
-        for c in text.chars() {
-            if c.is_alphanumeric() {
-                out.extend(c.to_lowercase());
-            } else if !out.ends_with(' ') {
-                out.push(' ');
-            }
-        }
-        out.push(' ');
-        out
-    }
-
     fn happened(text: &str) -> bool {
-        tells_what_happened(text, &normalized(text))
+        tells_what_happened(text, &super::super::narration::normalize(text))
     }
 
     #[test]

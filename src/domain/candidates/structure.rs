@@ -755,16 +755,7 @@ mod tests {
             UserRequest,
             Progress,
         ];
-        // Read as `narration` reads texts: lowercased, separators one space.
-        let mut normalized = String::from(" ");
-        for c in text.chars() {
-            if c.is_alphanumeric() {
-                normalized.extend(c.to_lowercase());
-            } else if !normalized.ends_with(' ') {
-                normalized.push(' ');
-            }
-        }
-        normalized.push(' ');
+        let normalized = super::super::narration::normalize(text);
         kinds.into_iter().find(|&kind| narrates(kind, &normalized))
     }
 
