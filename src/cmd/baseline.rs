@@ -18,7 +18,7 @@ impl Run for Baseline {
         let only = self
             .workspace
             .as_deref()
-            .map(|dir| store.workspace(&dir.to_string_lossy()));
+            .map(|dir| store.locate_workspace(&dir.to_string_lossy()));
         // Absolute, so that every path in the report can be used as it is.
         let data_dir = std::path::absolute(&ctx.data_dir).unwrap_or_else(|_| ctx.data_dir.clone());
         // A mistyped --data-dir must not pass for a clean audit.

@@ -15,14 +15,16 @@ use super::{print, Run};
 use crate::cli::Doctor;
 use crate::context::{Context, InstallEnv};
 use crate::domain::doctor::{
-    self, BinaryCheck, DataDir, HostReport, InstallReport, Report, ThisBinary, Warning,
-    WorkspaceInfo,
+    self, AdoptedFrom, BinaryCheck, DataDir, HostReport, InstallReport, Report, ThisBinary,
+    Warning, WorkspaceInfo,
 };
 use crate::domain::host_name::HostName;
 use crate::domain::install_level::Level;
 use crate::domain::time::format_rfc3339_ms;
 use crate::host::claude_code::settings as claude;
+use crate::store::adopt::Candidacy;
 use crate::store::host_files;
+use crate::store::Workspace;
 
 /// The latest warnings the report shows.
 const WARNINGS_SHOWN: usize = 5;
@@ -57,7 +59,7 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
     let store = ctx.store();
     let workspace = places
         .as_ref()
-        .map(|p| store.workspace(&p.project_root.to_string_lossy()));
+        .map(|p| store.locate_workspace(&p.project_root.to_string_lossy()));
     let calls = workspace
         .as_ref()
         .map(|w| store.host_calls(w))
@@ -98,6 +100,7 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
             writable: host_files::dir_writable(&data_dir),
         },
         workspace: workspace.map(|w| WorkspaceInfo {
+            adopted_from: adopted_from(&store, &w),
             root: w.root,
             key: w.key,
         }),
@@ -107,6 +110,25 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
     };
     report.problems = doctor::problems(&report);
     report
+}
+
+/// The memory `workspace` took over from a renamed or moved folder, or would at its next
+/// hook.
+fn adopted_from(store: &crate::store::Store, workspace: &Workspace) -> Option<AdoptedFrom> {
+    if workspace.dir.exists() {
+        let adoption = store.adoption(workspace).ok()??;
+        return Some(AdoptedFrom {
+            root: adoption.root,
+            at: Some(adoption.at),
+        });
+    }
+    match store.candidacy(workspace).ok()? {
+        Candidacy::One(orphan) => Some(AdoptedFrom {
+            root: orphan.root,
+            at: None,
+        }),
+        Candidacy::Several(_) | Candidacy::Nothing => None,
+    }
 }
 
 fn display(path: &Path) -> String {

@@ -90,7 +90,7 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
 
 /// The workspaces a run covers: all, or the one `--workspace` names.
 fn workspaces(ctx: &Context, only: Option<&Path>) -> Result<Vec<WorkspaceFiles>> {
-    let key = only.map(|dir| ctx.store().workspace(&dir.to_string_lossy()).key);
+    let key = only.map(|dir| ctx.store().locate_workspace(&dir.to_string_lossy()).key);
     scan(&ctx.data_dir, key.as_deref())
 }
 

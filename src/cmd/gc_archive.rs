@@ -37,7 +37,7 @@ pub fn restore(ctx: &Context, gc: &Gc, id: &str) -> Result<String> {
     let only = gc
         .workspace
         .as_deref()
-        .map(|dir| store.workspace(&dir.to_string_lossy()).key);
+        .map(|dir| store.locate_workspace(&dir.to_string_lossy()).key);
     let mut holders = Vec::new();
     for workspace in scan(&ctx.data_dir, only.as_deref())? {
         let memory_file = workspace.dir.join(crate::store::inventory::MEMORY_FILE);

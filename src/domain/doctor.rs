@@ -39,6 +39,18 @@ pub struct DataDir {
 pub struct WorkspaceInfo {
     pub root: String,
     pub key: String,
+    /// The memory of a renamed or moved folder this workspace took over, or will at its next
+    /// hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adopted_from: Option<AdoptedFrom>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AdoptedFrom {
+    /// The folder the memory was kept for.
+    pub root: String,
+    /// When it was adopted (RFC 3339); `None` while it is still to be, at the next hook.
+    pub at: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -219,6 +231,17 @@ pub fn render_text(report: &Report) -> String {
     row("data dir", format!("{} ({state})", dir.path));
     if let Some(ws) = &report.workspace {
         row("workspace", format!("{} (key {})", ws.root, ws.key));
+        match &ws.adopted_from {
+            Some(AdoptedFrom { root, at: Some(at) }) => row(
+                "",
+                format!("  memory adopted from {root} (folder gone) at {at}"),
+            ),
+            Some(AdoptedFrom { root, at: None }) => row(
+                "",
+                format!("  memory of {root} (folder gone) will be adopted at the next hook"),
+            ),
+            None => {}
+        }
     }
     for host in &report.hosts {
         let name = host.host.as_str();

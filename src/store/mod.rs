@@ -14,12 +14,14 @@
 //! log (`warnings`), since a hook's stderr is seldom seen. The one warning an audit can give
 //! (a lock busy too long) is printed only: an audit writes nothing.
 
+pub mod adopt;
 pub mod archive;
 pub mod host_calls;
 pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
+pub mod repository;
 pub mod warnings;
 pub mod workspace;
 
@@ -58,6 +60,8 @@ pub trait Document: Serialize + DeserializeOwned + Clone + PartialEq {
     fn version(&self) -> u64;
     /// Called once `bytes`, this document, replaced the file at `path`, under its lock.
     fn written(&self, _path: &Path, _bytes: &[u8]) {}
+    /// Called, under its lock, when a change to this document is about to be written.
+    fn completing_write(&mut self) {}
 }
 
 /// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
@@ -80,6 +84,9 @@ impl Document for WorkspaceMemory {
     }
     fn written(&self, path: &Path, bytes: &[u8]) {
         memory_top::write_top(path, bytes, self);
+    }
+    fn completing_write(&mut self) {
+        repository::record_identity(self);
     }
 }
 
@@ -131,8 +138,12 @@ impl Store {
         warnings::record(&self.data_dir, self.now_ms, self.host, text);
     }
 
+    /// Where `directory`'s stores live; a renamed or moved checkout's memory is adopted first
+    /// (see `adopt`).
     pub fn workspace(&self, directory: &str) -> Workspace {
-        Workspace::locate(&self.data_dir, directory)
+        let workspace = Workspace::locate(&self.data_dir, directory);
+        self.adopt_orphan(&workspace);
+        workspace
     }
 
     /// Reads a store without locking (atomic replace means a reader never sees half a file).
@@ -470,6 +481,7 @@ fn change_and_write<T: Document, R>(
     let result = change(doc);
     let written = *doc != before;
     if written {
+        doc.completing_write();
         before_write()?;
         let bytes = to_pretty_json(doc)?;
         write_atomically(path, bytes.as_bytes(), T::DURABLE)?;

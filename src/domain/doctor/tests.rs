@@ -35,6 +35,7 @@ fn report(opencode: Vec<InstallReport>, claude: Vec<InstallReport>) -> Report {
         workspace: Some(WorkspaceInfo {
             root: "/home/dev/demo".into(),
             key: "0123456789abcdef".into(),
+            adopted_from: None,
         }),
         hosts: vec![
             HostReport {
