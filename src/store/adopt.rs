@@ -18,19 +18,23 @@
 //!
 //! Locks: the orphan's memory lock is taken and held across the rename (its lock file moves
 //! with the directory, so it is then the new store's lock), and the store is checked again
-//! under it. The new directory is claimed by creating it first: if a hook of the new workspace
-//! made it meanwhile, nothing is adopted.
+//! under it. The rename never replaces a directory a hook of the new workspace made meanwhile:
+//! then nothing is adopted.
 
-use std::fs::{self, DirBuilder};
+use std::fs::{self, DirBuilder, File};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use super::inventory::MEMORY_FILE;
+use super::lock::{self, Access, Locked};
 use super::repository::{git_dirs, identity};
-use super::{change_and_write, lock_path, read_contents, read_stored, Contents, Store, Stored};
+use super::{
+    change_and_write, lock_path, read_contents, read_stored, Contents, Store, Stored, LOCK_WAIT,
+};
 use crate::domain::memory::{WorkspaceInfo, WorkspaceMemory, MEMORY_VERSION};
 use crate::domain::repository::{remotes_agree, Adoption, Identity, ADOPTED_FIELD};
 use crate::domain::time::format_rfc3339_ms;
@@ -152,31 +156,24 @@ impl Store {
     /// orphan's memory lock.
     fn adopt(&self, workspace: &Workspace, orphan: &Orphan) -> Result<()> {
         let old_memory = orphan.dir.join(MEMORY_FILE);
-        let lock = self.lock(&old_memory)?;
-        let mut memory = match read_stored::<WorkspaceMemory>(&old_memory)? {
-            Stored::Ok(memory) if still_orphan(&memory, orphan) => memory,
-            Stored::Missing => {
-                // Adopted or removed by another process meanwhile; the lock file (and the
-                // directory) taking the lock made again are not kept.
-                drop(lock);
-                self.remove_unused_lock(&lock_path(&old_memory))?;
-                super::remove_dir_if_empty(&orphan.dir)?;
-                return Ok(());
-            }
-            _ => return Ok(()),
+        let Some(lock) = lock_orphan(&old_memory)? else {
+            return Ok(());
         };
-        if !claim_dir(&workspace.dir)? {
+        let Stored::Ok(mut memory) = read_stored::<WorkspaceMemory>(&old_memory)? else {
+            return Ok(());
+        };
+        if !still_orphan(&memory, orphan) {
             return Ok(());
         }
-        if let Err(e) = fs::rename(&orphan.dir, &workspace.dir) {
-            let _ = super::remove_dir_if_empty(&workspace.dir);
-            return Err(e).with_context(|| {
-                format!(
-                    "cannot move {} to {}",
-                    orphan.dir.display(),
-                    workspace.dir.display()
-                )
-            });
+        let moved = move_dir_unless_taken(&orphan.dir, &workspace.dir).with_context(|| {
+            format!(
+                "cannot move {} to {}",
+                orphan.dir.display(),
+                workspace.dir.display()
+            )
+        })?;
+        if !moved {
+            return Ok(());
         }
         let adoption = Adoption {
             root: orphan.root.clone(),
@@ -246,6 +243,26 @@ fn is_gone(root: &str) -> bool {
     matches!(fs::symlink_metadata(root), Err(e) if e.kind() == ErrorKind::NotFound)
 }
 
+/// Takes the lock of the orphan's memory store at `memory`, without ever making its directory
+/// again: `None` when the store went meanwhile (adopted by a concurrent hook, which held the
+/// lock while moving the directory away), or its lock path holds something else than a file
+/// (left for the store's own hooks to move aside).
+fn lock_orphan(memory: &Path) -> Result<Option<File>> {
+    let lock_path = lock_path(memory);
+    let deadline = Instant::now() + LOCK_WAIT;
+    // An existing lock file first; one is made only for a store found without any.
+    for create in [false, true] {
+        match lock::lock(memory, &lock_path, Access::Exclusive, create, deadline) {
+            Ok(Locked::Held(file)) => return Ok(Some(file)),
+            Ok(Locked::Missing) => continue,
+            Ok(Locked::NotAFile(_)) => return Ok(None),
+            Err(_) if fs::symlink_metadata(memory).is_err() => return Ok(None),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(None)
+}
+
 /// Whether the store, read again under its lock, is still the orphan found.
 fn still_orphan(memory: &WorkspaceMemory, orphan: &Orphan) -> bool {
     memory.workspace.root == orphan.root
@@ -253,18 +270,59 @@ fn still_orphan(memory: &WorkspaceMemory, orphan: &Orphan) -> bool {
         && Identity::from_workspace(&memory.workspace.extra).as_ref() == Some(&orphan.identity)
 }
 
-/// Creates `dir` (0700) for the adopted store to be renamed onto; `false` when something is
-/// there already.
-fn claim_dir(dir: &Path) -> Result<bool> {
+/// Renames the directory `from` to `to` unless something is at `to` (a hook of the new
+/// workspace made it first); returns whether it moved. Never replaces what is there.
+fn move_dir_unless_taken(from: &Path, to: &Path) -> std::io::Result<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = |p: &Path| CString::new(p.as_os_str().as_bytes());
+        let (from_c, to_c) = (c_path(from)?, c_path(to)?);
+        // SAFETY: both are valid NUL-terminated paths, relative to the current directory.
+        let done = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from_c.as_ptr(),
+                libc::AT_FDCWD,
+                to_c.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if done == 0 {
+            return Ok(true);
+        }
+        let error = std::io::Error::last_os_error();
+        match error.raw_os_error() {
+            Some(libc::EEXIST) => return Ok(false),
+            // A file system or kernel without the flag: claim the name instead.
+            Some(libc::EINVAL | libc::ENOSYS) => {}
+            _ => return Err(error),
+        }
+    }
+    claim_and_rename(from, to)
+}
+
+/// Creates `to` (so that no one else can) and renames `from` onto it, which replaces an empty
+/// directory. A hook that sees the claimed directory before the rename starts without the
+/// adopted memory; one that wrote into it meanwhile makes the rename fail, and `to` is kept.
+fn claim_and_rename(from: &Path, to: &Path) -> std::io::Result<bool> {
     let mut builder = DirBuilder::new();
     #[cfg(unix)]
     {
         use std::os::unix::fs::DirBuilderExt;
         builder.mode(0o700);
     }
-    match builder.create(dir) {
+    match builder.create(to) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => return Ok(false),
+        Err(e) => return Err(e),
+    }
+    match fs::rename(from, to) {
         Ok(()) => Ok(true),
-        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(e).with_context(|| format!("cannot create directory {}", dir.display())),
+        Err(e) => {
+            let _ = fs::remove_dir(to);
+            Err(e)
+        }
     }
 }

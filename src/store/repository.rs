@@ -15,6 +15,7 @@ use crate::domain::memory::WorkspaceMemory;
 use crate::domain::repository::{
     fold_remote, packed_ref_exists, parse_head, remote_url, Head, Identity, IDENTITY_FIELD,
 };
+use crate::domain::secrets::scrub;
 
 /// How long git may take to list the root commits. It runs under a store's lock, which other
 /// hooks wait on for at most `LOCK_WAIT`; a history too long to walk in that time gets no
@@ -68,7 +69,10 @@ impl GitDirs {
     /// The folded URL of the remote, from `config`.
     pub fn remote(&self) -> Option<String> {
         let config = fs::read_to_string(self.common_dir.join("config")).ok()?;
-        fold_remote(&remote_url(&config)?)
+        // Folding drops user and password; a token elsewhere in the URL is scrubbed like
+        // any stored text.
+        let folded = fold_remote(&remote_url(&config)?)?;
+        Some(scrub(&folded).into_owned())
     }
 
     /// Whether HEAD names a commit: an unborn branch (a repository without commits) has no
