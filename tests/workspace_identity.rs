@@ -611,3 +611,45 @@ fn concurrent_first_hooks_adopt_once_and_leave_nothing_behind() {
         lab.env.data_files()
     );
 }
+
+#[test]
+fn a_checkout_with_a_git_file_and_packed_refs_is_read_without_git_until_the_store_is_made() {
+    let lab = Lab::new();
+    let seed = lab.repo("seed", Some("https://github.com/acme/lib.git"));
+    // `.git` is a file naming a git directory elsewhere, and the branch is only in packed-refs.
+    let checkout = lab.path("work/lib");
+    let git_dir = lab.path("git-dirs/lib.git");
+    fs::create_dir_all(git_dir.parent().unwrap()).unwrap();
+    lab.git(
+        &lab.root,
+        &[
+            "clone",
+            "-q",
+            "--separate-git-dir",
+            &display(&git_dir),
+            &display(&seed),
+            &display(&checkout),
+        ],
+    );
+    lab.git(&checkout, &["pack-refs", "--all"]);
+    assert!(checkout.join(".git").is_file());
+    assert!(!git_dir.join("refs/heads/main").exists());
+    lab.git(
+        &checkout,
+        &["remote", "set-url", "origin", "git@github.com:acme/lib"],
+    );
+
+    lab.remember(&checkout, "the public API is frozen until 2.0");
+    assert_eq!(
+        lab.memory(&checkout)["workspace"]["repository"],
+        json!({"rootCommits": [lab.root_commit(&seed)], "remote": "github.com/acme/lib"})
+    );
+    assert_eq!(lab.git_calls().len(), 1, "{:?}", lab.git_calls());
+    let moved = lab.rename(&checkout, "work/lib-v2");
+    let out = lab.render(&moved, "ses_lib");
+    assert!(
+        stdout(&out).contains("the public API is frozen"),
+        "{}",
+        stderr(&out)
+    );
+}

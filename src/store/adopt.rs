@@ -85,7 +85,7 @@ impl Store {
             Ok(Candidacy::Several(orphans)) => {
                 let roots: Vec<&str> = orphans.iter().map(|o| o.root.as_str()).collect();
                 eprintln!(
-                    "ocmem: memories of {} (folders gone, same repository) match {}; none adopted, `ocmem memory import` merges one",
+                    "ocmem: memories of {} (folders gone, same repository) all match {}; none adopted (`ocmem memory export --workspace <old folder>` and `ocmem memory import` bring one in)",
                     roots.join(", "),
                     workspace.root
                 );
