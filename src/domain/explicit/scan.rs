@@ -63,7 +63,7 @@ const LIST_BULLETS: &[char] = &['-', '*', '+', '•', '·', '・', '▪'];
 
 /// At most this many filler or negation words are read before a trigger: enough for "ok so
 /// please also", and a bound on the work at each clause start.
-const MAX_OPENING_WORDS: usize = 8;
+pub(super) const MAX_OPENING_WORDS: usize = 8;
 
 /// Which lines can hold an instruction.
 pub(super) fn readable_lines(lines: &[&str]) -> Vec<bool> {
@@ -404,7 +404,9 @@ fn read_opening(text: &str, from: usize, limit: usize, sentence_start: bool) -> 
             };
         }
         let negation = longest_at(text, at, all(|l| l.negations)).map(|(end, _)| end);
-        let filler = longest_at(text, at, all(|l| l.fillers)).map(|(end, _)| end);
+        // A scope phrase frames the instruction like a filler: "For all my projects, remember …".
+        let filler = longest_at(text, at, all(|l| l.fillers).chain(super::scope::phrases()))
+            .map(|(end, _)| end);
         match (negation, filler) {
             (Some(negation), Some(filler)) if filler > negation => at = filler,
             (Some(negation), _) => {
