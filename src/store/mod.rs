@@ -20,6 +20,7 @@ pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
+pub mod user_memory;
 pub mod warnings;
 pub mod workspace;
 
