@@ -344,7 +344,10 @@ fn body_after(
         None => body_start,
     }
     .min(end);
-    let colon = separator.is_some_and(|c| COLONS.contains(&c));
+    // "Remember this:" and "Remember this for all my projects:" at a line's end point at
+    // the lines after.
+    let colon = separator.is_some_and(|c| COLONS.contains(&c))
+        || line[body_start..end].trim_end().ends_with(COLONS);
     match pointer(&line[body_start..end]) {
         Pointer::Content => Found::Body(body_start..end),
         Pointer::Deferral => Found::Nothing,
