@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use super::body::{pointer, Pointer};
+use super::scope::{of_pointing_sentence, Scope};
 use super::text::{is_symbol, longest_at, match_at, skip_chars};
 use super::triggers::{all, BodyStart, Language, Trigger, LANGUAGES};
 
@@ -344,10 +345,11 @@ fn body_after(
         None => body_start,
     }
     .min(end);
-    // "Remember this:" and "Remember this for all my projects:" at a line's end point at
-    // the lines after.
+    // "Remember this:" at a line's end points at the lines after, and so does "Remember the
+    // following for all my projects:", whose scope is no body.
+    let rest = line[body_start..end].trim_end();
     let colon = separator.is_some_and(|c| COLONS.contains(&c))
-        || line[body_start..end].trim_end().ends_with(COLONS);
+        || rest.ends_with(COLONS) && of_pointing_sentence(rest) == Scope::User;
     match pointer(&line[body_start..end]) {
         Pointer::Content => Found::Body(body_start..end),
         Pointer::Deferral => Found::Nothing,

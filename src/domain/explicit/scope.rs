@@ -672,6 +672,30 @@ mod tests {
     }
 
     #[test]
+    fn a_scoped_trigger_ending_in_a_colon_points_at_the_lines_after() {
+        let list =
+            "Remember the following for all my projects:\n- keep answers short\n- reply in English";
+        let memories = super::super::capture(list);
+        let got: Vec<(&str, Scope)> = memories
+            .iter()
+            .map(|m| (m.text.as_str(), m.scope))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("keep answers short", Scope::User),
+                ("reply in English", Scope::User)
+            ]
+        );
+        // Without a scope, a pointing sentence ending in a colon still takes the one before.
+        let back =
+            super::super::capture("Always run the linter first. Remember that for next time:");
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].text, "Always run the linter first");
+        assert_eq!(back[0].scope, Scope::Workspace);
+    }
+
+    #[test]
     fn pointing_sentences_take_any_scope_phrase() {
         assert_eq!(
             of_pointing_sentence("Remember that for all my projects"),
