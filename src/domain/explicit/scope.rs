@@ -418,8 +418,8 @@ fn is_separator(c: char) -> bool {
     SEPARATORS.contains(&c)
 }
 
-/// Scans `text` at each char boundary from the end, the last `reach` bytes only: a scope
-/// phrase at the end of a body is short.
+/// A scope phrase ending a body starts within its last this many bytes (the longest phrase is
+/// shorter), so a long body costs no more than a short one.
 const END_REACH: usize = 96;
 
 /// Where the memory `body` belongs, and its text without the words that addressed it.
@@ -459,9 +459,8 @@ pub(super) fn of_pointing_sentence(sentence: &str) -> Scope {
     }
 }
 
+/// Whether `text` names this repository ("this repo", "本项目", "diesem Projekt").
 pub(super) fn names_this_repository(text: &str) -> bool {
-    // Most bodies hold none of the words: a quick test of the ASCII ones' first letters
-    // would not pay for itself on a body of a few dozen chars.
     text.char_indices()
         .filter(|&(at, _)| starts_word(text, at))
         .any(|(at, _)| longest_at(text, at, words(|l| l.local)).is_some())
