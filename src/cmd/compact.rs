@@ -7,9 +7,10 @@ use super::{run_hook, Run};
 use crate::cli::Compact;
 use crate::context::Context;
 use crate::domain::event::SessionRef;
-use crate::domain::memory::{render_block, WorkspaceMemory};
+use crate::domain::memory::WorkspaceMemory;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
+use crate::domain::user_memory::render_memory_block;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 
@@ -49,8 +50,10 @@ pub fn instructions(ctx: &Context, session: SessionRef) -> Result<String> {
     let session_id = session.session_id;
     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
     let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;
+    // User memory too, so that the summary does not offer its entries again as the workspace's.
+    let user = store.read_user_block_memory()?;
     // No clock in the background: the same stores always give the same prompt.
-    let memory_block = memory.map(|m| render_block(&m, None)).unwrap_or_default();
+    let memory_block = render_memory_block(user.as_ref(), memory.as_ref(), None);
     let session_block = session
         .map(|s| hot_state(&s, &workspace.root))
         .unwrap_or_default();

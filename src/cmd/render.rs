@@ -10,16 +10,17 @@ use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
 use crate::domain::event::Prompt;
-use crate::domain::explicit::{self, ExplicitMemory};
+use crate::domain::explicit::{self, ExplicitMemory, Scope};
 use crate::domain::injection::instructs_agent;
 use crate::domain::memory::{
-    merge, render_block, standalone_entry, Merged, NewMemory, Source, WorkspaceMemory,
+    merge, merge_all, standalone_entry, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory,
     EXPLICIT_CONFIDENCE,
 };
 use crate::domain::memory_type::MemoryType;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
+use crate::domain::user_memory::render_memory_block;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::{Store, Updated, Workspace};
@@ -144,18 +145,28 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
 /// An entry to list as pending, and whether it is a decision.
 type Pending = (Value, bool);
 
-/// Writes captured memories to workspace memory at once, so a crash never loses them, and
-/// returns the entries that are new (to list as pending in the session) and, when `render`,
-/// the block of the memory as it stood before them (read once, not again for the block).
+/// The workspace block to render while filing memories: with this user memory (as it stood
+/// before the message's own memories) first.
+struct BlockWith<'a> {
+    user: Option<&'a WorkspaceMemory>,
+}
+
+/// Writes captured memories to workspace memory, and those addressed to every project to user
+/// memory, at once, so a crash never loses them, and returns the entries that are new (to
+/// list as pending in the session) and, when `render`, the block of the memory as it stood
+/// before them (read once, not again for the block).
 fn store_captured(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
     captured: &[ExplicitMemory],
-    render: bool,
+    render: Option<BlockWith>,
 ) -> Result<(Vec<Pending>, Option<String>)> {
+    let (for_user, captured): (Vec<&ExplicitMemory>, Vec<&ExplicitMemory>) =
+        captured.iter().partition(|c| c.scope == Scope::User);
+    let mut entries = store_for_user(ctx, store, &for_user)?;
     if captured.is_empty() {
-        return Ok((Vec::new(), None));
+        return Ok((pending(entries), None));
     }
     let as_new = |capture: &ExplicitMemory| NewMemory {
         kind: capture.kind,
@@ -168,9 +179,10 @@ fn store_captured(
         &workspace.memory_file(),
         || WorkspaceMemory::new(&workspace.root, &workspace.key),
         |memory| {
-            let block = render.then(|| render_block(memory, Some(ctx.now_ms)));
+            let block =
+                render.map(|with| render_memory_block(with.user, Some(memory), Some(ctx.now_ms)));
             let mut new_entries = Vec::new();
-            for capture in captured {
+            for &capture in &captured {
                 if let Merged::Added { id } | Merged::Replaced { id, .. } =
                     merge(memory, as_new(capture), ctx.now_ms)
                 {
@@ -183,7 +195,7 @@ fn store_captured(
             (new_entries, block)
         },
     )?;
-    let (entries, block) = match updated {
+    let (workspace_entries, block) = match updated {
         Updated::Done { result, .. } => result,
         // Kept in the session instead: the warning said why the workspace file was left alone.
         Updated::LeftNewer => (
@@ -194,22 +206,72 @@ fn store_captured(
             None,
         ),
     };
-    let pending = entries
+    entries.extend(workspace_entries);
+    Ok((pending(entries), block))
+}
+
+/// Files memories addressed to every project in user memory; returns the new entries.
+fn store_for_user(
+    ctx: &Context,
+    store: &Store,
+    captured: &[&ExplicitMemory],
+) -> Result<Vec<MemoryEntry>> {
+    if captured.is_empty() {
+        return Ok(Vec::new());
+    }
+    let news: Vec<NewMemory> = captured
+        .iter()
+        .map(|capture| NewMemory {
+            kind: capture.kind,
+            text: capture.text.clone(),
+            rationale: None,
+            source: Source::Explicit,
+            confidence: EXPLICIT_CONFIDENCE,
+        })
+        .collect();
+    let updated = store.update_user_memory(|memory| {
+        let merged = merge_all(memory, news.clone(), ctx.now_ms);
+        let new_entries: Vec<MemoryEntry> = merged
+            .iter()
+            .filter(|m| matches!(m, Merged::Added { .. } | Merged::Replaced { .. }))
+            .filter_map(|m| m.id())
+            .filter_map(|id| memory.entries.iter().find(|e| e.id == id).cloned())
+            .collect();
+        if !new_entries.is_empty() {
+            memory.updated_at = format_rfc3339_ms(ctx.now_ms);
+        }
+        new_entries
+    })?;
+    Ok(match updated {
+        Updated::Done { result, .. } => result,
+        // Kept in the session instead, as for a workspace file left alone.
+        Updated::LeftNewer => news
+            .iter()
+            .map(|new| standalone_entry(new, ctx.now_ms))
+            .collect(),
+    })
+}
+
+/// New entries as the session lists them pending, each with whether it is a decision.
+fn pending(entries: Vec<MemoryEntry>) -> Vec<Pending> {
+    entries
         .into_iter()
         .map(|e| {
             let is_decision = e.kind == MemoryType::Decision;
             (serde_json::to_value(e).unwrap_or(Value::Null), is_decision)
         })
-        .collect();
-    Ok((pending, block))
+        .collect()
 }
 
-/// The workspace block as memory stands now.
-fn current_block(ctx: &Context, store: &Store, workspace: &Workspace) -> Result<String> {
+/// The workspace block as memory stands now, with `user` memory first.
+fn current_block(
+    ctx: &Context,
+    store: &Store,
+    workspace: &Workspace,
+    user: Option<&WorkspaceMemory>,
+) -> Result<String> {
     let memory = store.read_block_memory(&workspace.memory_file())?;
-    Ok(memory
-        .map(|m| render_block(&m, Some(ctx.now_ms)))
-        .unwrap_or_default())
+    Ok(render_memory_block(user, memory.as_ref(), Some(ctx.now_ms)))
 }
 
 /// What this render took from the user's message, for the session.
@@ -248,12 +310,20 @@ fn update_session(
             let freeze = state.frozen_workspace_block.is_none();
             // Frozen as memory stands before this message's own memories join it: those show
             // under pending_memories until the next promote. Filing them renders that block
-            // from the store it already read.
-            let (pending, rendered) = store_captured(ctx, store, workspace, captured, freeze)?;
+            // from the store it already read; user memory is read before any is filed.
+            let user = if freeze {
+                store.read_user_block_memory()?
+            } else {
+                None
+            };
+            let render = freeze.then_some(BlockWith {
+                user: user.as_ref(),
+            });
+            let (pending, rendered) = store_captured(ctx, store, workspace, captured, render)?;
             if freeze {
                 state.frozen_workspace_block = Some(match rendered {
                     Some(block) => block,
-                    None => current_block(ctx, store, workspace)?,
+                    None => current_block(ctx, store, workspace, user.as_ref())?,
                 });
             }
             let captured_any = !pending.is_empty();
@@ -282,8 +352,9 @@ fn update_session(
         Updated::Done { result, .. } => result,
         // The session store belongs to a newer ocmem: the memories are still filed.
         Updated::LeftNewer => {
-            let block = current_block(ctx, store, workspace)?;
-            store_captured(ctx, store, workspace, message.captured, false)?;
+            let user = store.read_user_block_memory()?;
+            let block = current_block(ctx, store, workspace, user.as_ref())?;
+            store_captured(ctx, store, workspace, message.captured, None)?;
             Ok((block, String::new()))
         }
     }

@@ -595,12 +595,35 @@ pub fn block_memory(memory: &WorkspaceMemory) -> WorkspaceMemory {
 /// An entry past its `staleAfterDays` at `now_ms` is marked `[Nd old, verify]`; with no
 /// clock (`None`) no entry is marked.
 pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
+    render_block_within(memory, now_ms, MAX_RENDERED_ENTRIES, MAX_RENDERED_CHARS)
+}
+
+/// `render_block` with at most `entries` entries, all of it within `chars` characters.
+pub fn render_block_within(
+    memory: &WorkspaceMemory,
+    now_ms: Option<i64>,
+    entries: usize,
+    chars: usize,
+) -> String {
+    let block = render_entries(memory, now_ms, WORKSPACE_HEADER, entries, chars);
+    verified::add_line(block, WORKSPACE_HEADER, &memory.verified_commands, chars)
+}
+
+/// The top `entries` active entries of `memory` under `header`, in sections, whole lines
+/// within `chars` characters; "" when none fits.
+pub fn render_entries(
+    memory: &WorkspaceMemory,
+    now_ms: Option<i64>,
+    header: &str,
+    entries: usize,
+    chars: usize,
+) -> String {
     let labels: Vec<String> = MemoryType::ALL
         .iter()
         .map(|t| format!("{}:", t.as_str()))
         .collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    let lines: Vec<(usize, String)> = top_ranked(memory, MAX_RENDERED_ENTRIES)
+    let lines: Vec<(usize, String)> = top_ranked(memory, entries)
         .into_iter()
         .map(|entry| {
             let section = MemoryType::ALL
@@ -617,13 +640,7 @@ pub fn render_block(memory: &WorkspaceMemory, now_ms: Option<i64>) -> String {
             )
         })
         .collect();
-    let block = layout(WORKSPACE_HEADER, &labels, &lines, MAX_RENDERED_CHARS);
-    verified::add_line(
-        block,
-        WORKSPACE_HEADER,
-        &memory.verified_commands,
-        MAX_RENDERED_CHARS,
-    )
+    layout(header, &labels, &lines, chars)
 }
 
 /// Days since the entry's last update when it is past its `staleAfterDays` at `now_ms`.

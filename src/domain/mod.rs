@@ -26,4 +26,5 @@ pub mod stored;
 pub mod sweep;
 pub mod time;
 pub mod tool_event;
+pub mod user_memory;
 pub mod verified;

@@ -7,6 +7,8 @@ use super::{active_files, open_errors, paths, secrets};
 
 pub const HOT_STATE_HEADER: &str = "Hot session state (current session):";
 pub const WORKSPACE_HEADER: &str = "Workspace memory (cross-session, verify if stale):";
+/// Heads the entries of user memory, shown first in the workspace block.
+pub const USER_HEADER: &str = "User memory (across all the user's projects):";
 /// Characters the hot-state block may take, newlines between lines included.
 pub const HOT_STATE_BUDGET: usize = 1200;
 
@@ -281,6 +283,7 @@ pub fn entry_line(text: &str, rationale: Option<&str>, age_days: Option<i64>) ->
 /// Labels and headers of the rendered blocks: text may not imitate them.
 pub const STRUCTURE_LABELS: &[&str] = &[
     WORKSPACE_HEADER,
+    USER_HEADER,
     HOT_STATE_HEADER,
     "feedback:",
     "project:",

@@ -22,6 +22,7 @@ pub mod inventory;
 mod lock;
 pub mod memory_top;
 pub mod repository;
+pub mod user_memory;
 pub mod warnings;
 pub mod workspace;
 

@@ -142,7 +142,8 @@ fn only_tails<'a>(rest: &str, tails: impl IntoIterator<Item = &'a str> + Clone) 
 
 pub(super) fn pointer(body: &str) -> Pointer {
     let body = trimmed(body);
-    let tails = all(|l: &'static Language| l.later_phrases);
+    // "Remember that for all my projects": the scope is no content either.
+    let tails = all(|l: &'static Language| l.later_phrases).chain(super::scope::phrases());
     if is_deferral(body) {
         Pointer::Deferral
     } else if body.is_empty() || only_tails(body, tails.clone()) {

@@ -18,11 +18,16 @@
 //! without a question mark: "remember when we …"), UI labels ("Remember me"), one-off choices
 //! ("I prefer option B"), "going forward with" a plan, or deferrals ("remember: later 🙂").
 //!
+//! A memory addressed to every project of the person ("remember for all my projects: …",
+//! "globally, …") has the scope `User`, and its text loses the words that addressed it; which
+//! words do is in `scope.rs`.
+//!
 //! The scan is linear in the length of the message: this runs on every user message.
 
 mod body;
 mod kind;
 mod scan;
+mod scope;
 mod text;
 mod triggers;
 
@@ -34,6 +39,7 @@ use scan::{find, list_item, readable_lines, sentences, Found, Spans, LINE_BREAKS
 
 pub use body::MIN_BODY_CHARS;
 pub use kind::classify;
+pub use scope::Scope;
 pub use text::strip_private;
 
 /// At most this many memories are taken from one message: the first ones, in order. The
@@ -45,6 +51,8 @@ pub const MAX_MEMORIES_PER_MESSAGE: usize = 10;
 pub struct ExplicitMemory {
     pub kind: MemoryType,
     pub text: String,
+    /// This workspace, or every project of the person.
+    pub scope: Scope,
 }
 
 /// What one user message asks to remember.
@@ -91,14 +99,21 @@ pub fn capture_counted(message: &str) -> Captured {
                         previous = Some(plain);
                     }
                 }
-                Some(Found::Body(range)) => memories.push(&line[range]),
+                Some(Found::Body(range)) => memories.push(
+                    &line[sentence.start..range.start],
+                    &line[range],
+                    Scope::Workspace,
+                ),
                 Some(Found::Back) => {
-                    if let Some(sentence) = previous.take() {
-                        memories.push(sentence);
+                    if let Some(before) = previous.take() {
+                        let scope =
+                            scope::of_pointing_sentence(&line[sentence.start..sentence.end]);
+                        memories.push("", before, scope);
                     }
                 }
                 Some(Found::Forward) => {
-                    index = take_following(&lines, &readable, index, &mut memories);
+                    let scope = scope::of_pointing_sentence(&line[sentence.start..sentence.end]);
+                    index = take_following(&lines, &readable, index, scope, &mut memories);
                 }
                 Some(Found::Nothing) => {}
             }
@@ -111,11 +126,13 @@ pub fn capture_counted(message: &str) -> Captured {
 }
 
 /// The memories on the lines after a trigger that points forward, from line `from`: one per
-/// item of a list, else the first sentence of the next line. Returns the first line not taken.
+/// item of a list, else the first sentence of the next line, each addressed to `scope` at
+/// least. Returns the first line not taken.
 fn take_following(
     lines: &[&str],
     readable: &[bool],
     from: usize,
+    scope: Scope,
     memories: &mut Collector,
 ) -> usize {
     let mut index = from;
@@ -126,7 +143,7 @@ fn take_following(
         return index;
     }
     if list_item(lines[index]).is_none() {
-        memories.push(first_sentence(lines[index]));
+        memories.push("", first_sentence(lines[index]), scope);
         return index + 1;
     }
     let mut taken = index;
@@ -139,13 +156,15 @@ fn take_following(
             break;
         };
         let spans = Spans::of(item);
-        let body = sentences(item)
+        let (before, body) = sentences(item)
             .find_map(|sentence| match find(item, &spans, &sentence, false) {
-                Some(Found::Body(range)) => Some(&item[range]),
+                Some(Found::Body(range)) => {
+                    Some((&item[sentence.start..range.start], &item[range]))
+                }
                 _ => None,
             })
-            .unwrap_or_else(|| first_sentence(item));
-        memories.push(body);
+            .unwrap_or_else(|| ("", first_sentence(item)));
+        memories.push(before, body, scope);
         index += 1;
         taken = index;
     }
@@ -168,8 +187,21 @@ struct Collector {
 }
 
 impl Collector {
-    fn push(&mut self, raw: &str) {
+    /// Files the memory of `raw`, which its sentence follows `before`; `hint` is the scope of
+    /// the sentence that pointed at it, if another.
+    fn push(&mut self, before: &str, raw: &str, hint: Scope) {
         let Some(text) = body::clean_body(raw) else {
+            return;
+        };
+        let (scope, text) = match scope::split(before, &text) {
+            (Scope::User, rest) => (Scope::User, body::clean_body(&rest)),
+            // Naming this repository makes it ambiguous, whatever pointed at it.
+            (Scope::Workspace, text) if scope::names_this_repository(&text) => {
+                (Scope::Workspace, Some(text))
+            }
+            (Scope::Workspace, text) => (hint, Some(text)),
+        };
+        let Some(text) = text else {
             return;
         };
         if self.seen.contains(&text) {
@@ -180,6 +212,7 @@ impl Collector {
             self.kept.push(ExplicitMemory {
                 kind: classify(&text),
                 text,
+                scope,
             });
         } else {
             self.seen.insert(text);

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use super::body::{pointer, Pointer};
+use super::scope::{of_pointing_sentence, Scope};
 use super::text::{is_symbol, longest_at, match_at, skip_chars};
 use super::triggers::{all, BodyStart, Language, Trigger, LANGUAGES};
 
@@ -63,7 +64,7 @@ const LIST_BULLETS: &[char] = &['-', '*', '+', '•', '·', '・', '▪'];
 
 /// At most this many filler or negation words are read before a trigger: enough for "ok so
 /// please also", and a bound on the work at each clause start.
-const MAX_OPENING_WORDS: usize = 8;
+pub(super) const MAX_OPENING_WORDS: usize = 8;
 
 /// Which lines can hold an instruction.
 pub(super) fn readable_lines(lines: &[&str]) -> Vec<bool> {
@@ -344,7 +345,11 @@ fn body_after(
         None => body_start,
     }
     .min(end);
-    let colon = separator.is_some_and(|c| COLONS.contains(&c));
+    // "Remember this:" at a line's end points at the lines after, and so does "Remember the
+    // following for all my projects:", whose scope is no body.
+    let rest = line[body_start..end].trim_end();
+    let colon = separator.is_some_and(|c| COLONS.contains(&c))
+        || rest.ends_with(COLONS) && of_pointing_sentence(rest) == Scope::User;
     match pointer(&line[body_start..end]) {
         Pointer::Content => Found::Body(body_start..end),
         Pointer::Deferral => Found::Nothing,
@@ -404,7 +409,9 @@ fn read_opening(text: &str, from: usize, limit: usize, sentence_start: bool) -> 
             };
         }
         let negation = longest_at(text, at, all(|l| l.negations)).map(|(end, _)| end);
-        let filler = longest_at(text, at, all(|l| l.fillers)).map(|(end, _)| end);
+        // A scope phrase frames the instruction like a filler: "For all my projects, remember …".
+        let filler = longest_at(text, at, all(|l| l.fillers).chain(super::scope::phrases()))
+            .map(|(end, _)| end);
         match (negation, filler) {
             (Some(negation), Some(filler)) if filler > negation => at = filler,
             (Some(negation), _) => {

@@ -16,6 +16,7 @@ fn remember_this_captures_the_body_typed_by_its_content() {
         vec![ExplicitMemory {
             kind: MemoryType::Feedback,
             text: "use pnpm for all packages".into(),
+            scope: Scope::Workspace,
         }]
     );
     let memories = capture("remember this: the repo uses pnpm for all packages");
