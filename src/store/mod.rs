@@ -20,6 +20,8 @@ pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
+mod person;
+pub mod switch;
 pub mod warnings;
 pub mod workspace;
 
