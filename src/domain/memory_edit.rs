@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::explicit::{self, MIN_BODY_CHARS};
+use super::injection::instructs_agent;
 use super::memory::{
     canonical_key, clean_text, mark_capped, merge, merge_all, render_block, stale_days, top_ranked,
     EntryStatus, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory, MAX_RENDERED_ENTRIES,
@@ -229,15 +230,14 @@ pub fn checked_text(text: &str) -> Result<String, String> {
     if cleaned.is_empty() {
         return Err("the text is empty".into());
     }
-    let width: usize = cleaned
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| if c as u32 >= 0x1100 { 2 } else { 1 })
-        .sum();
-    if width < MIN_BODY_CHARS {
+    if explicit::body_width(&cleaned) < MIN_BODY_CHARS {
         return Err(format!(
             "{cleaned:?} is too short to be worth remembering (at least {MIN_BODY_CHARS} characters)"
         ));
+    }
+    // `merge` refuses it too; said here, before anything is locked or written.
+    if let Some(kind) = instructs_agent(&cleaned) {
+        return Err(refusal(&Merged::Refused { kind }).unwrap_or_default());
     }
     Ok(cleaned)
 }

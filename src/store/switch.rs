@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 
@@ -21,7 +21,12 @@ pub fn off_marker(workspace: &Workspace) -> PathBuf {
 
 /// Whether memory is turned off for `workspace`.
 pub fn is_off(workspace: &Workspace) -> bool {
-    fs::symlink_metadata(off_marker(workspace)).is_ok_and(|m| m.is_file())
+    is_off_in(&workspace.dir)
+}
+
+/// Whether memory is turned off for the workspace whose directory is `dir`.
+pub fn is_off_in(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(OFF_MARKER)).is_ok_and(|m| m.is_file())
 }
 
 impl Store {

@@ -36,6 +36,7 @@ fn report(opencode: Vec<InstallReport>, claude: Vec<InstallReport>) -> Report {
             root: "/home/dev/demo".into(),
             key: "0123456789abcdef".into(),
         }),
+        memory: MemorySwitch::new(false, false),
         hosts: vec![
             HostReport {
                 host: HostName::OpenCode,
