@@ -366,13 +366,12 @@ pub fn restore(memory: &mut WorkspaceMemory, at: usize, now_ms: i64) -> Changed 
     let now = format_rfc3339_ms(now_ms);
     let id = memory.entries[at].id.clone();
     let key = canonical_key(memory.entries[at].kind, &memory.entries[at].text);
-    let successor = successor_id(memory, at);
+    let successors = successors(memory, at);
     let mut superseded = Vec::new();
     for (other, entry) in memory.entries.iter_mut().enumerate() {
         let replaces = other != at
             && entry.status == EntryStatus::Active
-            && (Some(&entry.id) == successor.as_ref()
-                || canonical_key(entry.kind, &entry.text) == key);
+            && (successors.contains(&entry.id) || canonical_key(entry.kind, &entry.text) == key);
         if replaces {
             supersede(entry, Why::Restored, Some(&id), &now);
             superseded.push(entry.id.clone());
@@ -487,19 +486,35 @@ pub fn supersedes_ids(entry: &MemoryEntry) -> Vec<String> {
     }
 }
 
-/// The id of the entry that took the place of the one at `at`: its own note, else the newest
-/// entry that names it in `supersedes`.
-fn successor_id(memory: &WorkspaceMemory, at: usize) -> Option<String> {
-    let entry = &memory.entries[at];
+/// The id of the entry that took the place of `entry`: its own note, else the newest entry
+/// that names it in `supersedes`.
+fn successor_id(entries: &[MemoryEntry], entry: &MemoryEntry) -> Option<String> {
     if let Some(id) = entry.extra.get(SUPERSEDED_BY).and_then(Value::as_str) {
         return Some(id.to_string());
     }
-    memory
-        .entries
+    entries
         .iter()
         .rev()
         .find(|e| supersedes_ids(e).contains(&entry.id))
         .map(|e| e.id.clone())
+}
+
+/// The ids of the entries that took the place of the one at `at`, one after the other (an
+/// edit of an edit): whichever of them stands now is what a restore replaces.
+fn successors(memory: &WorkspaceMemory, at: usize) -> Vec<String> {
+    let mut chain: Vec<String> = Vec::new();
+    let mut current = &memory.entries[at];
+    while let Some(next) = successor_id(&memory.entries, current) {
+        if chain.contains(&next) || next == memory.entries[at].id {
+            break;
+        }
+        chain.push(next.clone());
+        match memory.entries.iter().find(|e| e.id == next) {
+            Some(entry) => current = entry,
+            None => break,
+        }
+    }
+    chain
 }
 
 /// One step of an entry's history: another entry, when it was superseded, and why.
