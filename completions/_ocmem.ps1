@@ -36,6 +36,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that memory works, and say how to fix what does not')
+            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'See and steer what ocmem remembers for a workspace')
+            [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -117,6 +120,217 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;memory' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the entries: id, type, source, age, whether the block shows them, and their text')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry whole, with its history: what it superseded, what superseded it, when, why')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add TEXT to memory, as source `manual`')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry: by ID, or the one whose text holds every word of --match')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Bring a forgotten, edited or replaced entry back as active')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the active entries, best match first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the active entries, to move them to another machine, folder or person')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory')
+            [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
+            [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
+            [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ocmem;memory;list' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only entries of this type')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Only entries from this source')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry, with the reason those not shown are not')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;show' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;add' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'feedback, project, decision or reference [default: read from the text]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;edit' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;forget' {
+            [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'The active entry whose text (or rationale) holds every word of TEXT')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'With --match: forget every entry that matches')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;restore' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;search' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many results')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;export' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the store''s format) or markdown; --json is --format json')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;import' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;where' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ocmem;memory;off' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;on' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ocmem;memory;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the entries: id, type, source, age, whether the block shows them, and their text')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry whole, with its history: what it superseded, what superseded it, when, why')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add TEXT to memory, as source `manual`')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry: by ID, or the one whose text holds every word of --match')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Bring a forgotten, edited or replaced entry back as active')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the active entries, best match first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the active entries, to move them to another machine, folder or person')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory')
+            [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
+            [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
+            [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ocmem;memory;help;list' {
+            break
+        }
+        'ocmem;memory;help;show' {
+            break
+        }
+        'ocmem;memory;help;add' {
+            break
+        }
+        'ocmem;memory;help;edit' {
+            break
+        }
+        'ocmem;memory;help;forget' {
+            break
+        }
+        'ocmem;memory;help;restore' {
+            break
+        }
+        'ocmem;memory;help;search' {
+            break
+        }
+        'ocmem;memory;help;export' {
+            break
+        }
+        'ocmem;memory;help;import' {
+            break
+        }
+        'ocmem;memory;help;where' {
+            break
+        }
+        'ocmem;memory;help;off' {
+            break
+        }
+        'ocmem;memory;help;on' {
+            break
+        }
+        'ocmem;memory;help;help' {
+            break
+        }
+        'ocmem;remember' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'feedback, project, decision or reference [default: read from the text]')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ocmem;forget' {
+            [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'The active entry whose text (or rationale) holds every word of TEXT')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'With --match: forget every entry that matches')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -128,6 +342,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run as a host''s hook: one entry point for every event of a host that runs command hooks')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that memory works, and say how to fix what does not')
+            [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'See and steer what ocmem remembers for a workspace')
+            [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -159,6 +376,63 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;doctor' {
+            break
+        }
+        'ocmem;help;memory' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the entries: id, type, source, age, whether the block shows them, and their text')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry whole, with its history: what it superseded, what superseded it, when, why')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add TEXT to memory, as source `manual`')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry: by ID, or the one whose text holds every word of --match')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Bring a forgotten, edited or replaced entry back as active')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the active entries, best match first')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the active entries, to move them to another machine, folder or person')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory')
+            [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
+            [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
+            [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            break
+        }
+        'ocmem;help;memory;list' {
+            break
+        }
+        'ocmem;help;memory;show' {
+            break
+        }
+        'ocmem;help;memory;add' {
+            break
+        }
+        'ocmem;help;memory;edit' {
+            break
+        }
+        'ocmem;help;memory;forget' {
+            break
+        }
+        'ocmem;help;memory;restore' {
+            break
+        }
+        'ocmem;help;memory;search' {
+            break
+        }
+        'ocmem;help;memory;export' {
+            break
+        }
+        'ocmem;help;memory;import' {
+            break
+        }
+        'ocmem;help;memory;where' {
+            break
+        }
+        'ocmem;help;memory;off' {
+            break
+        }
+        'ocmem;help;memory;on' {
+            break
+        }
+        'ocmem;help;remember' {
+            break
+        }
+        'ocmem;help;forget' {
             break
         }
         'ocmem;help;help' {

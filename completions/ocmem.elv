@@ -33,6 +33,9 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
             cand init 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks'
             cand doctor 'Check that memory works, and say how to fix what does not'
+            cand memory 'See and steer what ocmem remembers for a workspace'
+            cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
+            cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -103,6 +106,188 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;memory'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'List the entries: id, type, source, age, whether the block shows them, and their text'
+            cand show 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+            cand add 'Add TEXT to memory, as source `manual`'
+            cand edit 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR'
+            cand forget 'Forget an entry: by ID, or the one whose text holds every word of --match'
+            cand restore 'Bring a forgotten, edited or replaced entry back as active'
+            cand search 'Search the active entries, best match first'
+            cand export 'Print the active entries, to move them to another machine, folder or person'
+            cand import 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+            cand where 'Print the workspace''s root and key, and where its stores are'
+            cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+            cand on 'Turn memory back on for the workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ocmem;memory;list'= {
+            cand --type 'Only entries of this type'
+            cand --source 'Only entries from this source'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --all 'Every entry, with the reason those not shown are not'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;show'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;add'= {
+            cand --type 'feedback, project, decision or reference [default: read from the text]'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;edit'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;forget'= {
+            cand --match 'The active entry whose text (or rationale) holds every word of TEXT'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --all 'With --match: forget every entry that matches'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;restore'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;search'= {
+            cand --limit 'At most this many results'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;export'= {
+            cand --format 'json (the store''s format) or markdown; --json is --format json'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;import'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;where'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ocmem;memory;off'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;on'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ocmem;memory;help'= {
+            cand list 'List the entries: id, type, source, age, whether the block shows them, and their text'
+            cand show 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+            cand add 'Add TEXT to memory, as source `manual`'
+            cand edit 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR'
+            cand forget 'Forget an entry: by ID, or the one whose text holds every word of --match'
+            cand restore 'Bring a forgotten, edited or replaced entry back as active'
+            cand search 'Search the active entries, best match first'
+            cand export 'Print the active entries, to move them to another machine, folder or person'
+            cand import 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+            cand where 'Print the workspace''s root and key, and where its stores are'
+            cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+            cand on 'Turn memory back on for the workspace'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ocmem;memory;help;list'= {
+        }
+        &'ocmem;memory;help;show'= {
+        }
+        &'ocmem;memory;help;add'= {
+        }
+        &'ocmem;memory;help;edit'= {
+        }
+        &'ocmem;memory;help;forget'= {
+        }
+        &'ocmem;memory;help;restore'= {
+        }
+        &'ocmem;memory;help;search'= {
+        }
+        &'ocmem;memory;help;export'= {
+        }
+        &'ocmem;memory;help;import'= {
+        }
+        &'ocmem;memory;help;where'= {
+        }
+        &'ocmem;memory;help;off'= {
+        }
+        &'ocmem;memory;help;on'= {
+        }
+        &'ocmem;memory;help;help'= {
+        }
+        &'ocmem;remember'= {
+            cand --type 'feedback, project, decision or reference [default: read from the text]'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ocmem;forget'= {
+            cand --match 'The active entry whose text (or rationale) holds every word of TEXT'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --all 'With --match: forget every entry that matches'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -114,6 +299,9 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand hook 'Run as a host''s hook: one entry point for every event of a host that runs command hooks'
             cand init 'Install ocmem into a host: OpenCode''s plugin, or Claude Code''s hooks'
             cand doctor 'Check that memory works, and say how to fix what does not'
+            cand memory 'See and steer what ocmem remembers for a workspace'
+            cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
+            cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -135,6 +323,48 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;init'= {
         }
         &'ocmem;help;doctor'= {
+        }
+        &'ocmem;help;memory'= {
+            cand list 'List the entries: id, type, source, age, whether the block shows them, and their text'
+            cand show 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+            cand add 'Add TEXT to memory, as source `manual`'
+            cand edit 'Replace an entry''s text: TEXT, or what you write in $VISUAL or $EDITOR'
+            cand forget 'Forget an entry: by ID, or the one whose text holds every word of --match'
+            cand restore 'Bring a forgotten, edited or replaced entry back as active'
+            cand search 'Search the active entries, best match first'
+            cand export 'Print the active entries, to move them to another machine, folder or person'
+            cand import 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+            cand where 'Print the workspace''s root and key, and where its stores are'
+            cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+            cand on 'Turn memory back on for the workspace'
+        }
+        &'ocmem;help;memory;list'= {
+        }
+        &'ocmem;help;memory;show'= {
+        }
+        &'ocmem;help;memory;add'= {
+        }
+        &'ocmem;help;memory;edit'= {
+        }
+        &'ocmem;help;memory;forget'= {
+        }
+        &'ocmem;help;memory;restore'= {
+        }
+        &'ocmem;help;memory;search'= {
+        }
+        &'ocmem;help;memory;export'= {
+        }
+        &'ocmem;help;memory;import'= {
+        }
+        &'ocmem;help;memory;where'= {
+        }
+        &'ocmem;help;memory;off'= {
+        }
+        &'ocmem;help;memory;on'= {
+        }
+        &'ocmem;help;remember'= {
+        }
+        &'ocmem;help;forget'= {
         }
         &'ocmem;help;help'= {
         }

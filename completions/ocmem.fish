@@ -37,6 +37,9 @@ complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "replay" -d 'Feed a reco
 complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "hook" -d 'Run as a host\'s hook: one entry point for every event of a host that runs command hooks'
 complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "init" -d 'Install ocmem into a host: OpenCode\'s plugin, or Claude Code\'s hooks'
 complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "doctor" -d 'Check that memory works, and say how to fix what does not'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "memory" -d 'See and steer what ocmem remembers for a workspace'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "remember" -d 'Remember TEXT in this workspace\'s memory (short for `ocmem memory add`)'
+complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "forget" -d 'Forget an entry of this workspace\'s memory (short for `ocmem memory forget`)'
 complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l json -d 'Print one JSON line describing what changed'
@@ -76,14 +79,150 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand init" -s h -l help -d 'Print
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l json -d 'Print a JSON document with a stable schema (see the `schema` field) instead of a report'
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "tool-after" -d 'Record a finished tool call in the session\'s hot state'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "render" -d 'Print the memory block for the system prompt, and capture explicit memories'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "compact" -d 'Print what to add to the compaction prompt'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "promote" -d 'File the memory candidates of a finished compaction'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "gc" -d 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "baseline" -d 'Audit every store under the data directory, read-only'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "replay" -d 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "hook" -d 'Run as a host\'s hook: one entry point for every event of a host that runs command hooks'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "init" -d 'Install ocmem into a host: OpenCode\'s plugin, or Claude Code\'s hooks'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "doctor" -d 'Check that memory works, and say how to fix what does not'
-complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "edit" -d 'Replace an entry\'s text: TEXT, or what you write in $VISUAL or $EDITOR'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "forget" -d 'Forget an entry: by ID, or the one whose text holds every word of --match'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "restore" -d 'Bring a forgotten, edited or replaced entry back as active'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "search" -d 'Search the active entries, best match first'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "export" -d 'Print the active entries, to move them to another machine, folder or person'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "import" -d 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "where" -d 'Print the workspace\'s root and key, and where its stores are'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "on" -d 'Turn memory back on for the workspace'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l type -d 'Only entries of this type' -r -f -a "feedback\t''
+project\t''
+decision\t''
+reference\t''"
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l source -d 'Only entries from this source' -r -f -a "explicit\t''
+manual\t''
+compaction\t''"
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l all -d 'Every entry, with the reason those not shown are not'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l type -d 'feedback, project, decision or reference [default: read from the text]' -r -f -a "feedback\t''
+project\t''
+decision\t''
+reference\t''"
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from edit" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from edit" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from edit" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from edit" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l match -d 'The active entry whose text (or rationale) holds every word of TEXT' -r
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l all -d 'With --match: forget every entry that matches'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from restore" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from restore" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from restore" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from restore" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l limit -d 'At most this many results' -r
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l format -d 'json (the store\'s format) or markdown; --json is --format json' -r -f -a "json\t'A document in the workspace memory format, which `import` reads'
+markdown\t'A section per type, a line per entry, which `import` reads too'"
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from import" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from import" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from import" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from import" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from where" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from where" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from where" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from where" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from where" -s h -l help -d 'Print help'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from off" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from off" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from off" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from off" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from off" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from on" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from on" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from on" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from on" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from on" -s h -l help -d 'Print help'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Replace an entry\'s text: TEXT, or what you write in $VISUAL or $EDITOR'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Forget an entry: by ID, or the one whose text holds every word of --match'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Bring a forgotten, edited or replaced entry back as active'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the active entries, best match first'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print the active entries, to move them to another machine, folder or person'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "import" -d 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "where" -d 'Print the workspace\'s root and key, and where its stores are'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "on" -d 'Turn memory back on for the workspace'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l type -d 'feedback, project, decision or reference [default: read from the text]' -r -f -a "feedback\t''
+project\t''
+decision\t''
+reference\t''"
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -s h -l help -d 'Print help'
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l match -d 'The active entry whose text (or rationale) holds every word of TEXT' -r
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l all -d 'With --match: forget every entry that matches'
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand forget" -s h -l help -d 'Print help'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "tool-after" -d 'Record a finished tool call in the session\'s hot state'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "render" -d 'Print the memory block for the system prompt, and capture explicit memories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "compact" -d 'Print what to add to the compaction prompt'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "promote" -d 'File the memory candidates of a finished compaction'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "gc" -d 'Remove what is dead: deleted sessions, idle sessions, orphans and false-positive errors'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "baseline" -d 'Audit every store under the data directory, read-only'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "replay" -d 'Feed a recorded OpenCode hook log through ocmem and show what the agent would see'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "hook" -d 'Run as a host\'s hook: one entry point for every event of a host that runs command hooks'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "init" -d 'Install ocmem into a host: OpenCode\'s plugin, or Claude Code\'s hooks'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "doctor" -d 'Check that memory works, and say how to fix what does not'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "memory" -d 'See and steer what ocmem remembers for a workspace'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "remember" -d 'Remember TEXT in this workspace\'s memory (short for `ocmem memory add`)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "forget" -d 'Forget an entry of this workspace\'s memory (short for `ocmem memory forget`)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and not __fish_seen_subcommand_from tool-after render compact promote gc baseline replay hook init doctor memory remember forget help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "edit" -d 'Replace an entry\'s text: TEXT, or what you write in $VISUAL or $EDITOR'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "forget" -d 'Forget an entry: by ID, or the one whose text holds every word of --match'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "restore" -d 'Bring a forgotten, edited or replaced entry back as active'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "search" -d 'Search the active entries, best match first'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "export" -d 'Print the active entries, to move them to another machine, folder or person'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "import" -d 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "where" -d 'Print the workspace\'s root and key, and where its stores are'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "on" -d 'Turn memory back on for the workspace'

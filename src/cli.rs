@@ -8,6 +8,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::domain::host_name::HostName;
+use crate::domain::memory::Source;
+use crate::domain::memory_type::MemoryType;
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 
@@ -23,6 +25,7 @@ Environment:
                    else ~/.local/share/opencode-working-memory
   OCMEM_NOW        the current time, RFC 3339 or Unix milliseconds (for tests and reports)
   OCMEM_TTL_DAYS   days a session may stay idle before `gc --sweep` removes it (1-365, default 30)
+  OCMEM_DISABLE    1 turns every hook off: they do nothing and print nothing
 
 Exit status: 0 success, 1 bad input or I/O failure, 2 command-line usage error.";
 
@@ -49,6 +52,13 @@ pub enum Command {
     Hook(Hook),
     Init(Init),
     Doctor(Doctor),
+    Memory(Memory),
+    /// Remember TEXT in this workspace's memory (short for `ocmem memory add`)
+    #[command(after_help = REMEMBER_EXAMPLE)]
+    Remember(MemoryAdd),
+    /// Forget an entry of this workspace's memory (short for `ocmem memory forget`)
+    #[command(after_help = FORGET_EXAMPLE)]
+    Forget(MemoryForget),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -325,4 +335,278 @@ pub struct Doctor {
     /// Print a JSON document with a stable schema (see the `schema` field) instead of a report
     #[arg(long)]
     pub json: bool,
+}
+
+const MEMORY_EXAMPLE: &str = "Examples:
+  ocmem memory list --all
+  ocmem memory show k3x9qa
+  ocmem memory add 'Use pnpm for all packages' --type decision
+  ocmem memory edit k3x9qa                 # opens $VISUAL or $EDITOR on its text
+  ocmem memory forget --match 'pnpm'
+  ocmem memory search 'typecheck' --limit 5 --json
+  ocmem memory export --format markdown > memory.md
+  ocmem memory off                         # hooks do nothing for this workspace";
+
+/// See and steer what ocmem remembers for a workspace
+///
+/// Lists, shows, adds, edits, forgets, restores, searches, exports and imports the entries of
+/// a workspace's memory, through the same locks, atomic writes, secret scrubbing and checks as
+/// the hooks. Nothing is ever deleted: a forgotten or edited entry is kept as superseded, and
+/// `restore` brings it back. A session already running keeps the block it started with; a
+/// change shows from the next session on. Every subcommand takes --workspace DIR (default: the
+/// workspace of the current directory, found as the hooks find it) and --json.
+#[derive(Debug, Args)]
+#[command(after_help = MEMORY_EXAMPLE)]
+pub struct Memory {
+    #[command(subcommand)]
+    pub command: MemoryCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoryCommand {
+    List(MemoryList),
+    Show(MemoryShow),
+    Add(MemoryAdd),
+    Edit(MemoryEdit),
+    Forget(MemoryForget),
+    Restore(MemoryRestore),
+    Search(MemorySearch),
+    Export(MemoryExport),
+    Import(MemoryImport),
+    Where(MemoryWhere),
+    Off(MemoryOff),
+    On(MemoryOn),
+}
+
+/// The options every `memory` subcommand takes.
+#[derive(Debug, Clone, Args)]
+pub struct MemoryScope {
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+
+    /// Print one JSON document instead of text
+    #[arg(long)]
+    pub json: bool,
+
+    /// Act on user memory, the preferences that follow you across projects, instead of the
+    /// workspace's
+    #[arg(long, conflicts_with = "workspace")]
+    pub user: bool,
+}
+
+fn memory_type_parser() -> impl TypedValueParser<Value = MemoryType> {
+    PossibleValuesParser::new(["feedback", "project", "decision", "reference"])
+        .map(|name| MemoryType::parse(&name).expect("a listed type"))
+}
+
+fn source_parser() -> impl TypedValueParser<Value = Source> {
+    PossibleValuesParser::new(["explicit", "manual", "compaction"]).map(|name| {
+        match name.as_str() {
+            "explicit" => Source::Explicit,
+            "manual" => Source::Manual,
+            _ => Source::Compaction,
+        }
+    })
+}
+
+/// List the entries: id, type, source, age, whether the block shows them, and their text
+///
+/// Without --all, the entries a new session's block shows, best first. --all adds the others
+/// with the reason each is not shown: capped (beyond the block's top entries by rank), over
+/// budget (its line does not fit the block's characters), superseded (forgotten, edited, or
+/// replaced by a stronger entry with the same text). Text is cut to the terminal's width
+/// (COLUMNS, else the terminal's); colour only on a terminal, never with NO_COLOR.
+#[derive(Debug, Args)]
+pub struct MemoryList {
+    /// Every entry, with the reason those not shown are not
+    #[arg(long)]
+    pub all: bool,
+
+    /// Only entries of this type
+    #[arg(long = "type", value_name = "TYPE", value_parser = memory_type_parser())]
+    pub kind: Option<MemoryType>,
+
+    /// Only entries from this source
+    #[arg(long, value_name = "SOURCE", value_parser = source_parser())]
+    pub source: Option<Source>,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Show one entry whole, with its history: what it superseded, what superseded it, when, why
+///
+/// ID is an entry's id, or the end of exactly one id (its last 6 characters are enough).
+/// Entries `gc --sweep` moved to the workspace's archive are shown too.
+#[derive(Debug, Args)]
+pub struct MemoryShow {
+    /// The entry's id, or the end of it
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+const REMEMBER_EXAMPLE: &str = "Examples:
+  ocmem remember 'Deploys go through the staging cluster first'
+  ocmem remember 'Use pnpm for all packages' --type decision";
+
+/// Add TEXT to memory, as source `manual`
+///
+/// The text is cleaned like every memory (invisible characters and <private> spans removed,
+/// secrets scrubbed, one line, at most 260 characters) and refused when it is too short or
+/// reads as an instruction to the agent. Its type is TYPE, else the one its text reads as. An
+/// entry with the same text is not added twice.
+#[derive(Debug, Args)]
+pub struct MemoryAdd {
+    /// What to remember
+    #[arg(value_name = "TEXT")]
+    pub text: String,
+
+    /// feedback, project, decision or reference [default: read from the text]
+    #[arg(long = "type", value_name = "TYPE", value_parser = memory_type_parser())]
+    pub kind: Option<MemoryType>,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Replace an entry's text: TEXT, or what you write in $VISUAL or $EDITOR
+///
+/// The entry is superseded by a new one with the new text and the same type, source and
+/// rationale; `show` tells the two apart, and `restore` of the old one undoes the edit.
+#[derive(Debug, Args)]
+pub struct MemoryEdit {
+    /// The entry's id, or the end of it
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    /// The new text [default: edit the current one in $VISUAL, else $EDITOR]
+    #[arg(value_name = "TEXT")]
+    pub text: Option<String>,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+const FORGET_EXAMPLE: &str = "Examples:
+  ocmem forget k3x9qa
+  ocmem forget --match 'staging cluster'
+  ocmem forget --match pnpm --all";
+
+/// Forget an entry: by ID, or the one whose text holds every word of --match
+///
+/// A forgotten entry is superseded, never deleted, and leaves the block from the next session
+/// on; `ocmem memory restore ID` brings it back. When several entries match, they are listed
+/// and nothing changes, unless --all.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("which").args(["id", "matching"]).required(true)))]
+pub struct MemoryForget {
+    /// The entry's id, or the end of it
+    #[arg(value_name = "ID")]
+    pub id: Option<String>,
+
+    /// The active entry whose text (or rationale) holds every word of TEXT
+    #[arg(long = "match", value_name = "TEXT", conflicts_with = "id")]
+    pub matching: Option<String>,
+
+    /// With --match: forget every entry that matches
+    #[arg(long, requires = "matching")]
+    pub all: bool,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Bring a forgotten, edited or replaced entry back as active
+///
+/// Whatever took its place (the entry that superseded it, an active entry with the same text)
+/// is superseded in turn. An entry `gc --sweep` archived is brought back from the archive.
+#[derive(Debug, Args)]
+pub struct MemoryRestore {
+    /// The entry's id, or the end of it
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Search the active entries, best match first
+///
+/// Ranked lexical search over text and rationale: words in any script, Chinese, Japanese and
+/// Korean by pairs of characters (no spaces needed), a word of 3 or more letters also finding
+/// the longer words it starts.
+#[derive(Debug, Args)]
+pub struct MemorySearch {
+    /// What to look for
+    #[arg(value_name = "QUERY")]
+    pub query: String,
+
+    /// At most this many results
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// The formats of `memory export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// A document in the workspace memory format, which `import` reads
+    Json,
+    /// A section per type, a line per entry, which `import` reads too
+    Markdown,
+}
+
+/// Print the active entries, to move them to another machine, folder or person
+#[derive(Debug, Args)]
+pub struct MemoryExport {
+    /// json (the store's format) or markdown; --json is --format json
+    #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
+    pub format: ExportFormat,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory
+///
+/// Each entry is checked and cleaned as `add` does, and merged with the usual dedupe: the same
+/// text is not added twice, and a stronger source replaces a weaker one. FILE - reads stdin.
+#[derive(Debug, Args)]
+pub struct MemoryImport {
+    /// A JSON or Markdown file as `export` writes it; - for stdin
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Print the workspace's root and key, and where its stores are
+#[derive(Debug, Args)]
+pub struct MemoryWhere {
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Turn memory off for the workspace: every hook for it does nothing and prints nothing
+///
+/// A marker in the data directory (never a file in the repository); `ocmem memory on` removes
+/// it. OCMEM_DISABLE=1 turns every workspace off.
+#[derive(Debug, Args)]
+pub struct MemoryOff {
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Turn memory back on for the workspace
+#[derive(Debug, Args)]
+pub struct MemoryOn {
+    #[command(flatten)]
+    pub scope: MemoryScope,
 }

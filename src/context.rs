@@ -28,6 +28,9 @@ pub struct Context {
     pub ttl_days_env: Option<String>,
     /// The host whose hook is running, when a hook is: its warnings are logged under its name.
     pub host: Option<HostName>,
+    /// `OCMEM_DISABLE` set to anything but an "off" word (see `disables`): every hook does
+    /// nothing and prints nothing.
+    pub disabled: bool,
 }
 
 impl Context {
@@ -48,6 +51,7 @@ impl Context {
             data_dir_from_flag,
             ttl_days_env: non_empty_env("OCMEM_TTL_DAYS"),
             host: None,
+            disabled: non_empty_env(DISABLE_VAR).is_some_and(|v| disables(&v)),
         })
     }
 
@@ -99,6 +103,69 @@ impl InstallEnv {
     }
 }
 
+/// The variable that turns every hook off.
+pub const DISABLE_VAR: &str = "OCMEM_DISABLE";
+
+/// Values of `OCMEM_DISABLE` that leave ocmem on: someone who sets it to anything else means
+/// to turn it off, and a hook must not fail over the spelling.
+const LEAVES_ON: [&str; 4] = ["0", "false", "no", "off"];
+
+/// Whether a non-empty `OCMEM_DISABLE` value turns the hooks off.
+pub fn disables(value: &str) -> bool {
+    !LEAVES_ON
+        .iter()
+        .any(|on| value.trim().eq_ignore_ascii_case(on))
+}
+
+/// What the commands people run need from their terminal and environment: the current
+/// directory (the default workspace), the width to cut tables to, whether to colour them, and
+/// the editor. Read on demand, never by a hook.
+#[derive(Debug, Clone, Default)]
+pub struct TerminalEnv {
+    pub current_dir: Option<PathBuf>,
+    /// `COLUMNS`, else the width of the terminal on stdout; `None` when neither is known
+    /// (output to a pipe or a file): nothing is cut then.
+    pub columns: Option<usize>,
+    /// stdout is a terminal, `NO_COLOR` is unset or empty, and `TERM` is not `dumb`.
+    pub colour: bool,
+    /// `VISUAL`, else `EDITOR`: a shell command, as other tools run it.
+    pub editor: Option<String>,
+}
+
+impl TerminalEnv {
+    pub fn from_env() -> TerminalEnv {
+        use std::io::IsTerminal;
+        let tty = std::io::stdout().is_terminal();
+        let columns = non_empty_env("COLUMNS")
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|&c| c > 0)
+            .or_else(|| if tty { terminal_width() } else { None });
+        let colour = tty
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            && std::env::var("TERM").map_or(true, |t| t != "dumb");
+        TerminalEnv {
+            current_dir: std::env::current_dir().ok(),
+            columns,
+            colour,
+            editor: non_empty_env("VISUAL").or_else(|| non_empty_env("EDITOR")),
+        }
+    }
+}
+
+/// The width of the terminal on stdout.
+#[cfg(unix)]
+fn terminal_width() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills the winsize it is given and touches nothing else.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(size.ws_col as usize)
+}
+
+#[cfg(not(unix))]
+fn terminal_width() -> Option<usize> {
+    None
+}
+
 fn non_empty_env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
 }
@@ -148,5 +215,15 @@ mod tests {
         );
         let err = parse_now("tomorrow").unwrap_err().to_string();
         assert!(err.contains("OCMEM_NOW"), "{err}");
+    }
+
+    #[test]
+    fn disable_values_that_leave_ocmem_on_are_few() {
+        for on in ["0", "false", "No", " off "] {
+            assert!(!disables(on), "{on}");
+        }
+        for off in ["1", "true", "yes", "YES", "please"] {
+            assert!(disables(off), "{off}");
+        }
     }
 }

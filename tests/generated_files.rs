@@ -90,6 +90,11 @@ const FILES: &[(&str, &str)] = &[
          path), and the directories init created for it, so that init --uninstall can put it \
          back byte for byte.",
     ),
+    (
+        "<data dir>/workspaces/<key>/off",
+        "Memory is off for the workspace (ocmem memory off): every hook for it does nothing and \
+         prints nothing. ocmem memory on removes it.",
+    ),
 ];
 
 const ENVIRONMENT: &[(&str, &str)] = &[
@@ -122,6 +127,20 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "OCMEM_TTL_DAYS",
         "Days a session may stay idle before gc --sweep removes it (1-365, default 30; any \
          other value is a usage error); --older-than overrides it.",
+    ),
+    (
+        "OCMEM_DISABLE",
+        "1 (any value but 0, false, no or off) turns every hook off: render, tool-after, \
+         compact, promote and hook read their event and do nothing, printing nothing.",
+    ),
+    (
+        "VISUAL, EDITOR",
+        "The editor ocmem memory edit runs when no new text is given.",
+    ),
+    (
+        "COLUMNS, NO_COLOR",
+        "The width ocmem memory cuts its tables to (else the terminal's), and no colour even on \
+         a terminal.",
     ),
 ];
 

@@ -24,6 +24,7 @@ fn context(data: &Path) -> Context {
         data_dir_from_flag: true,
         ttl_days_env: None,
         host: None,
+        disabled: false,
     }
 }
 

@@ -10,6 +10,7 @@ use crate::cli::Baseline;
 use crate::context::Context;
 use crate::domain::audit::{self, StoreInput, Stored, WorkspaceInput};
 use crate::store::inventory::{scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
+use crate::store::switch::is_off_in;
 use crate::store::{Document, Store};
 
 impl Run for Baseline {
@@ -41,11 +42,27 @@ impl Run for Baseline {
             .collect::<Result<Vec<_>>>()?;
         let report = audit::report(&data_dir, ctx.now_ms, &inputs);
 
+        // Which workspaces have memory turned off (`ocmem memory off`), by key.
+        let off: Vec<&str> = workspaces
+            .iter()
+            .filter(|files| is_off_in(&files.dir))
+            .map(|files| files.key.as_str())
+            .collect();
         let text = if self.json {
-            format!("{}\n", serde_json::to_string_pretty(&report)?)
+            let mut value = serde_json::to_value(&report)?;
+            value["disabledByEnv"] = ctx.disabled.into();
+            if let Some(list) = value["workspaces"].as_array_mut() {
+                for workspace in list {
+                    let key = workspace["key"].as_str().unwrap_or_default();
+                    workspace["off"] = off.contains(&key).into();
+                }
+            }
+            format!("{}\n", serde_json::to_string_pretty(&value)?)
         } else {
             let scope = only.map(|w| format!("for {} (key {})", w.root, w.key));
-            audit::render_table(&report, scope.as_deref())
+            let mut text = audit::render_table(&report, scope.as_deref());
+            text.push_str(&off_lines(ctx.disabled, &off));
+            text
         };
         print(&text)?;
 
@@ -61,6 +78,20 @@ impl Run for Baseline {
         }
         Ok(())
     }
+}
+
+/// Lines saying that the hooks are off, everywhere or for some workspaces.
+fn off_lines(disabled: bool, off: &[&str]) -> String {
+    let mut text = String::new();
+    if disabled {
+        text.push_str("memory off: OCMEM_DISABLE is set, every hook does nothing\n");
+    }
+    for key in off {
+        text.push_str(&format!(
+            "memory off for workspace {key}: its hooks do nothing (`ocmem memory on` in it turns them back on)\n"
+        ));
+    }
+    text
 }
 
 /// Reads every store of one workspace directory, read-only.

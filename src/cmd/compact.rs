@@ -40,7 +40,11 @@ under it.";
 
 pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    instructions(ctx, opencode::session(&event)?)
+    let session = opencode::session(&event)?;
+    if super::off_for(ctx, session.directory) {
+        return Ok(String::new());
+    }
+    instructions(ctx, session)
 }
 
 /// The compaction instructions for `session`, with its memory and hot state as background.

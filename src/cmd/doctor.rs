@@ -60,6 +60,7 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
     let workspace = places
         .as_ref()
         .map(|p| store.locate_workspace(&p.project_root.to_string_lossy()));
+    let workspace_off = workspace.as_ref().map(crate::store::switch::is_off);
     let calls = workspace
         .as_ref()
         .map(|w| store.host_calls(w))
@@ -107,6 +108,7 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
         hosts,
         warnings,
         problems: Vec::new(),
+        memory: doctor::MemorySwitch::new(ctx.disabled, workspace_off.is_some_and(|off| off)),
     };
     report.problems = doctor::problems(&report);
     report

@@ -23,6 +23,10 @@ impl Run for Hook {
         let (host, execute): (HostName, Execute) = match self.host {
             HookHost::ClaudeCode => (HostName::ClaudeCode, claude_code::execute),
         };
+        if ctx.disabled {
+            super::drain_stdin();
+            return Ok(());
+        }
         let ctx = &ctx.in_hook_of(host);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             input::read_stdin().and_then(|event| execute(ctx, &event))

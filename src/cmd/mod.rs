@@ -10,6 +10,7 @@ pub mod gc_archive;
 pub mod hook;
 pub mod init;
 pub mod input;
+pub mod memory;
 pub mod promote;
 pub mod render;
 pub mod replay;
@@ -40,6 +41,9 @@ impl Run for Command {
             Command::Hook(cmd) => cmd.run(ctx),
             Command::Init(cmd) => cmd.run(ctx),
             Command::Doctor(cmd) => cmd.run(ctx),
+            Command::Memory(cmd) => cmd.run(ctx),
+            Command::Remember(cmd) => cmd.run(ctx),
+            Command::Forget(cmd) => cmd.run(ctx),
         }
     }
 }
@@ -51,8 +55,24 @@ fn run_hook(
     json: bool,
     execute: fn(&Context, &[u8], bool) -> Result<String>,
 ) -> Result<()> {
+    if ctx.disabled {
+        drain_stdin();
+        return Ok(());
+    }
     let ctx = ctx.in_hook_of(HostName::OpenCode);
     print(&execute(&ctx, &input::read_stdin()?, json)?)
+}
+
+/// Reads stdin to its end and drops it: a hook that does nothing still takes its event, so the
+/// host writing it never meets a broken pipe.
+pub fn drain_stdin() {
+    let _ = std::io::copy(&mut std::io::stdin().lock(), &mut std::io::sink());
+}
+
+/// Whether memory is turned off for the workspace of `directory` (`ocmem memory off`): a hook
+/// for it does nothing and prints nothing.
+pub fn off_for(ctx: &Context, directory: &str) -> bool {
+    crate::store::switch::is_off(&ctx.store().locate_workspace(directory))
 }
 
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.

@@ -43,7 +43,11 @@ struct Rejected<'a> {
 
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let report = promote(ctx, opencode::compaction(&event)?)?;
+    let compaction = opencode::compaction(&event)?;
+    if super::off_for(ctx, compaction.session.directory) {
+        return Ok(String::new());
+    }
+    let report = promote(ctx, compaction)?;
     Ok(if json {
         format!("{report}\n")
     } else {

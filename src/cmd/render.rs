@@ -35,7 +35,11 @@ impl Run for Render {
 /// separated by a blank line, and a newline; or nothing at all when both are empty.
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let rendered = render(ctx, opencode::prompt(&event)?)?;
+    let prompt = opencode::prompt(&event)?;
+    if super::off_for(ctx, prompt.session.directory) {
+        return Ok(String::new());
+    }
+    let rendered = render(ctx, prompt)?;
     if json {
         let mut line = json!({"workspace": rendered.workspace, "session": rendered.session});
         if let Some(count) = rendered.memories_over_limit.filter(|&n| n > 0) {

@@ -26,6 +26,10 @@ impl Run for ToolAfter {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let call = opencode::tool_call(&event)?;
+    // An untracked call touches no workspace: only its --json line needs the check.
+    if (json || call.is_tracked()) && super::off_for(ctx, call.session.directory) {
+        return Ok(String::new());
+    }
     Ok(report(json, &record(ctx, &call)?))
 }
 

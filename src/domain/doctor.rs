@@ -20,6 +20,48 @@ pub struct Report {
     /// The latest warnings, oldest first.
     pub warnings: Vec<Warning>,
     pub problems: Vec<Problem>,
+    /// Whether the hooks work for the workspace, or what turned them off.
+    pub memory: MemorySwitch,
+}
+
+/// What turns the hooks off: every one of them does nothing and prints nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OffBy {
+    /// `OCMEM_DISABLE` is set.
+    Env,
+    /// `ocmem memory off` for the workspace.
+    Workspace,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MemorySwitch {
+    pub on: bool,
+    pub off_by: Option<OffBy>,
+}
+
+impl MemorySwitch {
+    pub fn new(env: bool, workspace: bool) -> MemorySwitch {
+        let off_by = match (env, workspace) {
+            (true, _) => Some(OffBy::Env),
+            (false, true) => Some(OffBy::Workspace),
+            (false, false) => None,
+        };
+        MemorySwitch {
+            on: off_by.is_none(),
+            off_by,
+        }
+    }
+
+    fn line(&self) -> &'static str {
+        match self.off_by {
+            None => "on",
+            Some(OffBy::Env) => "OFF: OCMEM_DISABLE is set, every hook does nothing",
+            Some(OffBy::Workspace) => {
+                "OFF for this workspace: its hooks do nothing (`ocmem memory on` turns it back on)"
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -243,6 +285,7 @@ pub fn render_text(report: &Report) -> String {
             None => {}
         }
     }
+    row("memory", report.memory.line().into());
     for host in &report.hosts {
         let name = host.host.as_str();
         if host.installs.is_empty() {

@@ -24,6 +24,9 @@ use crate::store::Updated;
 pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let event = parse_event(stdin)?;
     let event = decode(&event)?;
+    if directory(&event).is_some_and(|dir| crate::cmd::off_for(ctx, dir)) {
+        return Ok(String::new());
+    }
     if let HookEvent::SessionEnd(session) = event {
         // The one event with nothing else to do still says the host is calling.
         let store = ctx.store();
@@ -57,6 +60,19 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         // until `gc --sweep` finds it idle.
         HookEvent::SessionEnd(_) | HookEvent::Other { .. } => String::new(),
     })
+}
+
+/// The directory of the session an event belongs to; `None` for an event ocmem ignores.
+fn directory<'a>(event: &HookEvent<'a>) -> Option<&'a str> {
+    match event {
+        HookEvent::SessionStart { session, .. }
+        | HookEvent::PreCompact(session)
+        | HookEvent::SessionEnd(session) => Some(session.directory),
+        HookEvent::UserPromptSubmit(prompt) => Some(prompt.session.directory),
+        HookEvent::ToolUse(call) => Some(call.session.directory),
+        HookEvent::PostCompact(compaction) => Some(compaction.session.directory),
+        HookEvent::Other { .. } => None,
+    }
 }
 
 fn no_message(session: SessionRef) -> Prompt {

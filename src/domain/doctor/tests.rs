@@ -37,6 +37,7 @@ fn report(opencode: Vec<InstallReport>, claude: Vec<InstallReport>) -> Report {
             key: "0123456789abcdef".into(),
             adopted_from: None,
         }),
+        memory: MemorySwitch::new(false, false),
         hosts: vec![
             HostReport {
                 host: HostName::OpenCode,

@@ -7,7 +7,7 @@ use super::triggers::{all, Language};
 /// word): "use pnpm" and "用中文回复" are the shortest memories worth keeping.
 pub const MIN_BODY_CHARS: usize = 8;
 
-fn body_width(text: &str) -> usize {
+pub fn body_width(text: &str) -> usize {
     text.chars()
         .map(|c| {
             if (c as u32) >= 0x2E80 && c.is_alphanumeric() {

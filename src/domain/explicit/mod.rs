@@ -37,6 +37,7 @@ use super::memory_type::MemoryType;
 use super::render::strip_invisible;
 use scan::{find, list_item, readable_lines, sentences, Found, Spans, LINE_BREAKS};
 
+pub use body::body_width;
 pub use body::MIN_BODY_CHARS;
 pub use kind::classify;
 pub use scope::Scope;
