@@ -22,6 +22,7 @@ pub mod scope;
 pub mod secrets;
 pub mod session;
 pub mod stored;
+pub mod supersede;
 pub mod sweep;
 pub mod time;
 pub mod tool_event;
