@@ -33,6 +33,9 @@ const DISMISSING_SEPARATORS: &[char] = &[',', '，', '、'];
 /// Before the subject of a statement ("that's no longer true: …").
 const SUBJECT_SEPARATORS: &[char] = &[':', '：', ',', '，', '—', '–', '-'];
 
+/// End the clause of a subject.
+const CLAUSE_ENDS: &[char] = &[',', '，', '、', ';', '；'];
+
 /// Stripped from both ends of a subject.
 const SUBJECT_TRIM: &[char] = &[
     '.', '!', '?', '。', '！', '？', ';', '；', '…', ':', '：', ',', '，', '、', '"', '\'', '“',
@@ -165,14 +168,25 @@ fn subject_after(text: &str, end: usize, opened: Opened) -> Option<String> {
                 .filter(|tail| ends_with_word(&lower, tail))
                 .max_by_key(|tail| tail.len())?;
             let body = rest.trim_end_matches(SUBJECT_TRIM).trim_end();
-            &body[..body.len() - tail.len()]
+            body.get(..body.len().checked_sub(tail.len())?)?
         }
     };
     subject(rest)
 }
 
-/// A subject before a closing phrase: "the old deploy script no longer applies".
+/// A subject before a closing phrase that ends the sentence or one of its clauses: "the old
+/// deploy script no longer applies", "把那条忘掉吧，现在可以写了".
 fn subject_before_closer(text: &str, from: usize, spans: &Spans) -> Option<String> {
+    let clause_ends = text[from..]
+        .char_indices()
+        .filter(|&(_, c)| CLAUSE_ENDS.contains(&c))
+        .map(|(at, _)| from + at);
+    clause_ends
+        .chain(std::iter::once(text.len()))
+        .find_map(|end| subject_before_closer_in(&text[..end], from, spans))
+}
+
+fn subject_before_closer_in(text: &str, from: usize, spans: &Spans) -> Option<String> {
     let mut end = text
         .trim_end_matches(|c: char| {
             c.is_whitespace() || CLOSING_DECORATIONS.contains(&c) || is_symbol(c) || is_end_mark(c)
@@ -181,25 +195,31 @@ fn subject_before_closer(text: &str, from: usize, spans: &Spans) -> Option<Strin
     if end <= from {
         return None;
     }
-    loop {
+    // The closer is looked for before each ending is cut: "잊어버리세요" is one, and so
+    // is "잊어버려" of "잊어버려요".
+    let (before, closer) = loop {
         let before = &text[from..end];
-        let ending = all_forget(|l| l.closer_endings)
-            .filter(|e| ends_with_word(&before.to_lowercase(), e))
-            .max_by_key(|e| e.len());
-        match ending {
-            Some(e) if before.len() > e.len() => {
-                end = from + before[..before.len() - e.len()].trim_end().len();
-            }
-            _ => break,
+        let lower = before.to_lowercase();
+        if let Some(closer) = all_forget(|l| l.closers)
+            .filter(|closer| ends_with_word(&lower, closer))
+            .max_by_key(|closer| closer.len())
+        {
+            break (before, closer);
         }
-    }
-    let before = &text[from..end];
-    let lower = before.to_lowercase();
-    let closer = all_forget(|l| l.closers)
-        .filter(|closer| ends_with_word(&lower, closer))
-        .max_by_key(|closer| closer.len())?;
-    let closer_at = from + before.len() - closer.len();
-    if spans.in_code(closer_at) || spans.in_quotation(closer_at) {
+        let ending = all_forget(|l| l.closer_endings)
+            .filter(|e| ends_with_word(&lower, e))
+            .max_by_key(|e| e.len())?;
+        if before.len() <= ending.len() {
+            return None;
+        }
+        end = from + before.get(..before.len() - ending.len())?.trim_end().len();
+    };
+    // Lowercasing may change a text's length: then the phrase is not cut out of it.
+    let closer_at = from + before.len().checked_sub(closer.len())?;
+    if !text.is_char_boundary(closer_at)
+        || spans.in_code(closer_at)
+        || spans.in_quotation(closer_at)
+    {
         return None;
     }
     subject(&text[from..closer_at])
@@ -225,7 +245,15 @@ fn ends_with_word(text: &str, phrase: &str) -> bool {
 /// The subject of a raw span: leads, particles and punctuation dropped; `None` when nothing is
 /// left or it points nowhere ("it", "それ").
 fn subject(raw: &str) -> Option<String> {
-    let mut text = raw.trim().trim_matches(SUBJECT_TRIM).trim();
+    // The subject ends with its clause: what follows a comma is the reason or the next
+    // request ("forget the runbook link, the wiki moved").
+    let clause = raw
+        .trim()
+        .trim_start_matches(SUBJECT_TRIM)
+        .split(CLAUSE_ENDS)
+        .find(|part| part.chars().any(char::is_alphanumeric))
+        .unwrap_or("");
+    let mut text = clause.trim().trim_matches(SUBJECT_TRIM).trim();
     for _ in 0..3 {
         let before = text.len();
         if let Some((end, _)) = longest_at(text, 0, all_forget(|l| l.subject_leads)) {

@@ -121,15 +121,26 @@ fn cut(text: &str, phrases: &[&str]) -> String {
     text
 }
 
+/// Endings of inflection cut from a Latin word, the longest first, as long as four letters
+/// are left: "kurzen" and "kurz", "packages" and "package" compare alike.
+const ENDINGS: &[&str] = &[
+    "ungen", "ing", "ung", "ies", "ed", "es", "en", "er", "em", "s", "e",
+];
+/// A stem keeps this many letters: "committing", "commit" and "commitar" compare alike.
+const STEM_CHARS: usize = 6;
+
 fn stem(word: &str) -> String {
-    let chars = word.chars().count();
-    if chars > 4 && word.ends_with("ies") {
-        format!("{}y", &word[..word.len() - 3])
-    } else if chars > 3 && word.ends_with('s') && !word.ends_with("ss") {
-        word[..word.len() - 1].to_owned()
-    } else {
-        word.to_owned()
+    if word.chars().all(|c| c.is_ascii_digit()) {
+        return word.to_owned();
     }
+    let mut stem = word;
+    if let Some(ending) = ENDINGS
+        .iter()
+        .find(|e| stem.ends_with(*e) && stem[..stem.len() - e.len()].chars().count() >= 4)
+    {
+        stem = &stem[..stem.len() - ending.len()];
+    }
+    stem.chars().take(STEM_CHARS).collect()
 }
 
 /// The words of normalized text: Latin words (stemmed, without stopwords), and pairs of
@@ -159,6 +170,7 @@ fn words_of(text: &str) -> BTreeSet<String> {
             let word = run.trim_matches('\'');
             let keep = !word.is_empty()
                 && !STOPWORDS.contains(&word)
+                && !USE_VERBS.contains(&word)
                 && (word.chars().count() > 1 || word.chars().all(|c| c.is_ascii_digit()));
             if keep {
                 let stemmed = stem(word);

@@ -66,6 +66,16 @@ pub const STOPWORDS: &[&str] = &[
     "told",
     "one",
     "anymore",
+    "decision",
+    "choice",
+    "url",
+    "link",
+    "address",
+    "have",
+    "has",
+    "need",
+    "needs",
+    "setting",
     "bit",
     "part",
     "fact",
@@ -99,6 +109,10 @@ pub const STOPWORDS: &[&str] = &[
     "eso",
     "regla",
     "dije",
+    "hay",
+    "enlace",
+    "cosa",
+    "decisión",
     "nosotros",
     "más",
     "mas",
@@ -137,6 +151,9 @@ pub const STOPWORDS: &[&str] = &[
     "nach",
     "mehr",
     "sich",
+    "sache",
+    "link",
+    "entscheidung",
     // French
     "le",
     "les",
@@ -174,6 +191,11 @@ pub const STOPWORDS: &[&str] = &[
     "s",
     "avant",
     "après",
+    "lien",
+    "histoire",
+    "faut",
+    "il",
+    "choix",
     // Portuguese
     "os",
     "as",
@@ -205,6 +227,12 @@ pub const STOPWORDS: &[&str] = &[
     "pra",
     "antes",
     "depois",
+    "tem",
+    "ter",
+    "aquilo",
+    "coisa",
+    "decisão",
+    "gente",
 ];
 
 /// Cut out of CJK and Hangul text before it is split into pairs of characters: particles,
@@ -245,6 +273,13 @@ pub const CJK_STOP_PHRASES: &[&str] = &[
     "所有",
     "时候",
     "時候",
+    "说法",
+    "說法",
+    "链接",
+    "連結",
+    "这件事",
+    "這件事",
+    "那件事",
     // Japanese
     "のルール",
     "ルール",
@@ -268,10 +303,22 @@ pub const CJK_STOP_PHRASES: &[&str] = &[
     "まで",
     "すべて",
     "全部",
+    "する",
+    "して",
+    "します",
+    "リンク",
+    "の件",
+    "件",
     // Korean (particles after a word are cut by `HANGUL_PARTICLES`)
     "규칙",
     "모든",
     "우리",
+    "링크",
+    "얘기",
+    "쓰라는",
+    "쓰라",
+    "하라는",
+    "하라",
 ];
 
 /// Particles cut from the end of a Hangul word: "타입체크를" → "타입체크".
@@ -476,6 +523,7 @@ pub const REPLACEMENT_MARKERS: &[(&str, Replaced)] = &[
 ];
 
 /// Verbs of using a tool: a replacement supersedes an entry about using what it replaces.
+/// Not compared as words ("we use pnpm" and "usa pnpm" name the same subject).
 pub const USE_VERBS: &[&str] = &[
     "use",
     "uses",
