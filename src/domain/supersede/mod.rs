@@ -42,9 +42,12 @@ use tables::{
 pub const FORGET_COVERAGE: f64 = 0.6;
 /// A second entry scoring within this of the best makes the request ambiguous.
 pub const FORGET_MARGIN: f64 = 0.15;
-/// How alike two texts must be, apart from polarity or the value that changed (Jaccard
-/// index of their words).
+/// How alike two texts must be apart from their polarity (Jaccard index of their words).
 pub const UPDATE_SIMILARITY: f64 = 0.6;
+/// How alike two texts must be apart from the value that changed: nearly the same, since
+/// "the staging database listens on port 5433" is no update of "the production database
+/// listens on port 5432".
+pub const VALUE_SIMILARITY: f64 = 0.8;
 
 /// A text as compared: its words, and whether it says not to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -344,19 +347,19 @@ fn changes_value(new: &Reading, old: &Reading) -> bool {
             .cloned()
             .collect()
     };
-    let alike_without = |drop_new: &BTreeSet<String>, drop_old: &BTreeSet<String>| {
-        let rest_new: BTreeSet<String> = new.words.difference(drop_new).cloned().collect();
-        let rest_old: BTreeSet<String> = old.words.difference(drop_old).cloned().collect();
+    let alike_without = |drop_new: &Member, drop_old: &Member| {
+        let rest_new = drop_new.removed_from(&new.words);
+        let rest_old = drop_old.removed_from(&old.words);
         !rest_new.is_empty() && rest_new == rest_old
             || rest_new.intersection(&rest_old).count() >= 2
-                && jaccard(&rest_new, &rest_old) >= UPDATE_SIMILARITY
+                && jaccard(&rest_new, &rest_old) >= VALUE_SIMILARITY
     };
     let (new_numbers, old_numbers) = (numbers(new), numbers(old));
     if !new_numbers.is_empty() && !old_numbers.is_empty() && new_numbers != old_numbers {
-        return alike_without(&new_numbers, &old_numbers);
+        return alike_without(&Member::words(new_numbers), &Member::words(old_numbers));
     }
     alternatives().iter().any(|members| {
-        let holds = |r: &Reading, m: &BTreeSet<String>| !m.is_empty() && m.is_subset(&r.words);
+        let holds = |r: &Reading, m: &Member| !m.words.is_empty() && m.words.is_subset(&r.words);
         members.iter().any(|in_new| {
             holds(new, in_new)
                 && !holds(old, in_new)
@@ -367,13 +370,49 @@ fn changes_value(new: &Reading, old: &Reading) -> bool {
     })
 }
 
-/// The words of each member of each set of `ALTERNATIVES`, read once.
-fn alternatives() -> &'static [Vec<BTreeSet<String>>] {
-    static READ: std::sync::OnceLock<Vec<Vec<BTreeSet<String>>>> = std::sync::OnceLock::new();
+/// A value that changed, to leave out when comparing the rest.
+struct Member {
+    words: BTreeSet<String>,
+    /// For a CJK value, its characters: the pairs of characters that hold one of them
+    /// straddle the value and its neighbours ("用英", "文回" of "用英文回复").
+    chars: Vec<char>,
+}
+
+impl Member {
+    fn words(words: BTreeSet<String>) -> Self {
+        Member {
+            words,
+            chars: Vec::new(),
+        }
+    }
+
+    fn of(text: &str) -> Self {
+        let normalized = normalize(text);
+        Member {
+            words: read(text).words,
+            chars: normalized
+                .chars()
+                .filter(|&c| is_cjk(c) || is_hangul(c))
+                .collect(),
+        }
+    }
+
+    fn removed_from(&self, words: &BTreeSet<String>) -> BTreeSet<String> {
+        words
+            .iter()
+            .filter(|w| !self.words.contains(*w) && !w.chars().any(|c| self.chars.contains(&c)))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Each member of each set of `ALTERNATIVES`, read once.
+fn alternatives() -> &'static [Vec<Member>] {
+    static READ: std::sync::OnceLock<Vec<Vec<Member>>> = std::sync::OnceLock::new();
     READ.get_or_init(|| {
         ALTERNATIVES
             .iter()
-            .map(|set| set.iter().map(|m| read(m).words).collect())
+            .map(|set| set.iter().map(|m| Member::of(m)).collect())
             .collect()
     })
 }

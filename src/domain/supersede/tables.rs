@@ -306,6 +306,10 @@ pub const CJK_STOP_PHRASES: &[&str] = &[
     "する",
     "して",
     "します",
+    "使って",
+    "使う",
+    "使い",
+    "使用",
     "リンク",
     "の件",
     "件",
@@ -344,7 +348,8 @@ pub const HANGUL_PARTICLES: &[&str] = &[
     "만",
 ];
 
-/// Make an instruction negative: "do not run the typecheck", "不要", "しないで".
+/// Make an instruction negative: "do not run the typecheck", "不要", "しないで". A lone
+/// 不 or 别 is none: it is part of too many words (不同, 特别, 型別).
 pub const NEGATIVE_MARKERS: &[&str] = &[
     // English
     "don't",
@@ -389,14 +394,17 @@ pub const NEGATIVE_MARKERS: &[&str] = &[
     "不要",
     "不用",
     "不再",
+    "别再",
+    "別再",
+    "不能",
+    "不许",
+    "不準",
+    "不准",
+    "不得",
     "不必",
-    "别",
-    "別",
     "禁止",
-    "勿",
     "无需",
     "無需",
-    "不",
     // Japanese
     "しないで",
     "しないこと",
@@ -549,6 +557,13 @@ pub const USE_VERBS: &[&str] = &[
     "使って",
     "사용",
     "써",
+    "管理",
+    "관리",
+    "manage",
+    "gestiona",
+    "verwalte",
+    "gère",
+    "gerencie",
 ];
 
 /// Sets of values that exclude each other: a new memory that says the same as an old one
