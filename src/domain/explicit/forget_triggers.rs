@@ -273,8 +273,12 @@ pub(super) const GERMAN: ForgetLanguage = ForgetLanguage {
         "merke dir das",
         "merk dir bitte das",
         "behalte",
+        // Split verbs: "lösch das mit pnpm aus dem Gedächtnis".
+        "lösch",
+        "lösche",
+        "entferne",
     ],
-    tails: &["nicht mehr"],
+    tails: &["nicht mehr", "aus dem gedächtnis", "aus deinem gedächtnis"],
     closers: &[
         "stimmt nicht mehr",
         "gilt nicht mehr",
