@@ -34,8 +34,8 @@ use super::memory::{canonical_key, EntryStatus, MemoryEntry, WorkspaceMemory};
 use super::memory_type::MemoryType;
 use super::time::format_rfc3339_ms;
 use tables::{
-    Replaced, ALTERNATIVES, CJK_STOP_PHRASES, EMPHASIS_MARKERS, HANGUL_PARTICLES, NEGATIVE_MARKERS,
-    REPLACEMENT_MARKERS, STOPWORDS, USE_VERBS,
+    Replaced, ALTERNATIVES, CJK_STOP_PHRASES, EMPHASIS_MARKERS, HANGUL_PARTICLES,
+    HANGUL_VERB_ENDINGS, NEGATIVE_MARKERS, REPLACEMENT_MARKERS, STOPWORDS, USE_VERBS,
 };
 
 /// The share of a forget request's subject (weighted by rarity) an entry must hold.
@@ -124,10 +124,12 @@ fn cut(text: &str, phrases: &[&str]) -> String {
     text
 }
 
-/// Endings of inflection cut from a Latin word, the longest first, as long as four letters
-/// are left: "kurzen" and "kurz", "packages" and "package" compare alike.
+/// Endings of inflection cut from a Latin word, the first that fits, as long as three letters
+/// are left (two for a plural "s"): "kurzen" and "kurz", "packages" and "package", "abras"
+/// and "abre", "indenta" and "indente", "PRs" and "PR" compare alike.
 const ENDINGS: &[&str] = &[
-    "ungen", "ing", "ung", "ies", "ed", "es", "en", "er", "em", "s", "e",
+    "ungen", "ing", "ung", "ies", "ed", "es", "en", "er", "em", "as", "os", "ar", "ir", "an", "s",
+    "e", "a", "o",
 ];
 /// A stem keeps this many letters: "committing", "commit" and "commitar" compare alike.
 const STEM_CHARS: usize = 6;
@@ -137,10 +139,12 @@ fn stem(word: &str) -> String {
         return word.to_owned();
     }
     let mut stem = word;
-    if let Some(ending) = ENDINGS
-        .iter()
-        .find(|e| stem.ends_with(*e) && stem[..stem.len() - e.len()].chars().count() >= 4)
-    {
+    if let Some(ending) = ENDINGS.iter().find(|e| {
+        stem.ends_with(*e) && {
+            let left = stem[..stem.len() - e.len()].chars().count();
+            left >= 3 || (**e == "s" && left >= 2)
+        }
+    }) {
         stem = &stem[..stem.len() - ending.len()];
     }
     stem.chars().take(STEM_CHARS).collect()
@@ -184,12 +188,22 @@ fn words_of(text: &str) -> BTreeSet<String> {
             continue;
         }
         let run = if is_hangul(c) {
-            HANGUL_PARTICLES
-                .iter()
-                .filter(|p| run.ends_with(*p) && run.len() > p.len())
-                .max_by_key(|p| p.len())
-                .map_or(run.as_str(), |p| &run[..run.len() - p.len()])
-                .to_owned()
+            // A particle alone follows a Latin word ("main으로"), an ending alone a noun
+            // ("탭으로 해"): nothing of their own.
+            if HANGUL_PARTICLES.contains(&run.as_str())
+                || HANGUL_VERB_ENDINGS.contains(&run.as_str())
+            {
+                continue;
+            }
+            let cut = |word: &str, endings: &[&str]| -> String {
+                endings
+                    .iter()
+                    .filter(|e| word.ends_with(*e) && word.len() > e.len())
+                    .max_by_key(|e| e.len())
+                    .map_or(word, |e| &word[..word.len() - e.len()])
+                    .to_owned()
+            };
+            cut(&cut(&run, HANGUL_PARTICLES), HANGUL_VERB_ENDINGS)
         } else {
             run
         };
@@ -358,16 +372,34 @@ fn changes_value(new: &Reading, old: &Reading) -> bool {
     if !new_numbers.is_empty() && !old_numbers.is_empty() && new_numbers != old_numbers {
         return alike_without(&Member::words(new_numbers), &Member::words(old_numbers));
     }
-    alternatives().iter().any(|members| {
-        let holds = |r: &Reading, m: &Member| !m.words.is_empty() && m.words.is_subset(&r.words);
-        members.iter().any(|in_new| {
-            holds(new, in_new)
-                && !holds(old, in_new)
-                && members.iter().any(|in_old| {
-                    holds(old, in_old) && !holds(new, in_old) && alike_without(in_new, in_old)
-                })
+    // Every value of the set each side holds goes, and numbers with them ("2 spaces" → "tabs",
+    // "2칸 공백" → "탭").
+    let values_of = |r: &Reading, other: &Reading, members: &[Member]| {
+        let held: Vec<&Member> = members
+            .iter()
+            .filter(|m| holds(r, m) && !holds(other, m))
+            .collect();
+        (!held.is_empty()).then(|| Member {
+            words: held
+                .iter()
+                .flat_map(|m| m.words.iter())
+                .chain(&new_numbers)
+                .chain(&old_numbers)
+                .cloned()
+                .collect(),
+            chars: held.iter().flat_map(|m| m.chars.iter().copied()).collect(),
         })
+    };
+    alternatives().iter().any(|members| {
+        match (values_of(new, old, members), values_of(old, new, members)) {
+            (Some(in_new), Some(in_old)) => alike_without(&in_new, &in_old),
+            _ => false,
+        }
     })
+}
+
+fn holds(reading: &Reading, member: &Member) -> bool {
+    !member.words.is_empty() && member.words.is_subset(&reading.words)
 }
 
 /// A value that changed, to leave out when comparing the rest.

@@ -325,6 +325,12 @@ pub const CJK_STOP_PHRASES: &[&str] = &[
     "하라",
 ];
 
+/// Verb endings cut from the end of a Hangul word, after its particle, when a syllable is
+/// left: "올려" and "올리지" compare alike, and so do "실행해" and "실행".
+pub const HANGUL_VERB_ENDINGS: &[&str] = &[
+    "하지", "해요", "해줘", "하라", "해", "하", "려", "리", "지", "고", "게", "요",
+];
+
 /// Particles cut from the end of a Hangul word: "타입체크를" → "타입체크".
 pub const HANGUL_PARTICLES: &[&str] = &[
     "에서는",
@@ -585,7 +591,24 @@ pub const ALTERNATIVES: &[&[&str]] = &[
         "turbopack",
         "rspack",
     ],
-    &["tabs", "tab", "spaces", "space"],
+    &[
+        "tabs",
+        "tab",
+        "spaces",
+        "space",
+        "空格",
+        "タブ",
+        "スペース",
+        "탭",
+        "공백",
+        "칸",
+        "espacios",
+        "tabulaciones",
+        "leerzeichen",
+        "espaces",
+        "tabulations",
+        "espaços",
+    ],
     &["single", "double"],
     &["camelcase", "snake_case", "snake", "kebab", "pascalcase"],
     &["merge", "rebase", "squash"],
