@@ -1,5 +1,6 @@
 use super::*;
 use crate::domain::memory::{merge, NewMemory, Source};
+use serde_json::Value;
 
 fn store(entries: &[(MemoryType, &str)]) -> WorkspaceMemory {
     let mut memory = WorkspaceMemory::new("/r", "k");
@@ -173,4 +174,94 @@ fn supersede_keeps_the_entry_and_records_when_and_why() {
     assert_eq!(entry.extra["supersededAt"], "1970-01-02T00:00:00.000Z");
     assert_eq!(entry.extra["supersededReason"], "updated");
     assert_eq!(entry.extra["supersededBy"], "mem_2");
+}
+
+fn request(subject: &str, sentence: &str) -> crate::domain::explicit::ForgetRequest {
+    crate::domain::explicit::ForgetRequest {
+        subject: subject.into(),
+        sentence: sentence.into(),
+    }
+}
+
+#[test]
+fn apply_forgets_supersedes_the_match_and_records_the_sentence_scrubbed() {
+    let mut memory = store(&[(F, "use pnpm for all packages"), (F, "keep answers short")]);
+    let key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let outcomes = apply_forgets(
+        &mut memory,
+        &[
+            request("pnpm", &format!("forget about pnpm, token {key}")),
+            request("the proxy", "forget the proxy"),
+        ],
+        5,
+    );
+    let entry = &memory.entries[0];
+    assert_eq!(
+        outcomes[0],
+        ForgetOutcome::Forgotten(vec![(entry.id.clone(), entry.text.clone())])
+    );
+    assert_eq!(
+        outcomes[1],
+        ForgetOutcome::Weak {
+            subject: "the proxy".into()
+        }
+    );
+    let reason = entry.extra["supersededReason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("forgotten on request: forget about pnpm"),
+        "{reason}"
+    );
+    assert!(!reason.contains(key), "{reason}");
+    assert!(entry.extra.get("supersededBy").is_none());
+    assert_eq!(memory.entries[1].status, EntryStatus::Active);
+}
+
+#[test]
+fn the_forget_note_says_what_was_forgotten_or_why_nothing_was() {
+    assert_eq!(forget_note(&[]), None);
+    let forgotten = ForgetOutcome::Forgotten(vec![("m1".into(), "use pnpm".into())]);
+    assert_eq!(
+        forget_note(std::slice::from_ref(&forgotten)).unwrap(),
+        "[forgotten] \"use pnpm\": no longer true, do not rely on it"
+    );
+    let weak = ForgetOutcome::Weak {
+        subject: "the proxy".into(),
+    };
+    let ambiguous = ForgetOutcome::Ambiguous {
+        subject: "pnpm".into(),
+        texts: vec!["a pnpm rule".into(), "another pnpm rule".into()],
+    };
+    assert_eq!(
+        forget_note(&[weak.clone(), ambiguous]).unwrap(),
+        "[not forgotten] nothing in memory matches \"the proxy\" closely; \"pnpm\" matches 2 \
+         entries alike (\"a pnpm rule\", \"another pnpm rule\"): ask the user which entry they mean"
+    );
+    let both = forget_note(&[forgotten, weak]).unwrap();
+    assert!(
+        both.starts_with("[forgotten] \"use pnpm\"") && both.contains("not forgotten: nothing"),
+        "{both}"
+    );
+}
+
+#[test]
+fn replace_links_the_new_entry_and_the_old_ones_both_ways() {
+    let mut memory = store(&[(F, "use pnpm for all packages")]);
+    let olds = updated_by(&memory, F, "use bun for all packages");
+    let new = NewMemory {
+        kind: F,
+        text: "use bun for all packages".into(),
+        rationale: None,
+        source: Source::Explicit,
+        confidence: 1.0,
+    };
+    let id = merge(&mut memory, new, 9).id().unwrap().to_owned();
+    let replaced = replace(&mut memory, &olds, &id, 9);
+    assert_eq!(replaced.len(), 1);
+    let old = &memory.entries[0];
+    assert_eq!(old.extra["supersededBy"], id.as_str());
+    assert_eq!(old.extra["supersededReason"], UPDATED_REASON);
+    assert_eq!(
+        memory.entries[1].supersedes,
+        Some(Value::String(old.id.clone()))
+    );
 }
