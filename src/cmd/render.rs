@@ -10,7 +10,7 @@ use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
 use crate::domain::event::Prompt;
-use crate::domain::explicit::{self, ExplicitMemory, Scope};
+use crate::domain::explicit::{self, ExplicitMemory, ForgetRequest, Scope};
 use crate::domain::injection::instructs_agent;
 use crate::domain::memory::{
     merge, merge_all, standalone_entry, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory,
@@ -19,6 +19,7 @@ use crate::domain::memory::{
 use crate::domain::memory_type::MemoryType;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
+use crate::domain::supersede::{self, apply_forgets, forget_note};
 use crate::domain::time::format_rfc3339_ms;
 use crate::domain::user_memory::render_memory_block;
 use crate::host::json::parse_event;
@@ -104,6 +105,10 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         _ => None,
     };
     let over_limit = read.as_ref().map(|r| r.dropped);
+    let forgets = match prompt {
+        Some(text) if read.is_some() => explicit::forget_requests(text),
+        _ => Vec::new(),
+    };
     // What reads as an instruction to the agent is never filed, only counted for the user.
     let (refused, captured): (Vec<ExplicitMemory>, Vec<ExplicitMemory>) = read
         .map(|r| r.memories)
@@ -116,6 +121,8 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         // The common case: nothing to capture and the block already frozen; no lock, no write.
         Some(state)
             if captured.is_empty()
+                && forgets.is_empty()
+                && (over_limit.is_none() || state.forget_note.is_none())
                 && state.frozen_workspace_block.is_some()
                 && over_limit.is_none_or(|n| n == state.memories_over_limit)
                 && refused.is_none_or(|n| n == state.memories_refused) =>
@@ -132,6 +139,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
             MessageRead {
                 id: message_id,
                 captured: &captured,
+                forgets: &forgets,
                 over_limit,
                 refused,
             },
@@ -155,22 +163,40 @@ struct BlockWith<'a> {
     user: Option<&'a WorkspaceMemory>,
 }
 
+/// What filing one message's memories and forget requests did.
+#[derive(Default)]
+struct Filed {
+    /// The new entries, to list as pending in the session.
+    pending: Vec<Pending>,
+    /// When asked for, the block of the memory as it stood before this message.
+    block: Option<String>,
+    /// The hot-state line about the message's forget requests.
+    note: Option<String>,
+    /// Entries forgotten or replaced, to take off the session's pending list.
+    superseded: Vec<String>,
+}
+
 /// Writes captured memories to workspace memory, and those addressed to every project to user
-/// memory, at once, so a crash never loses them, and returns the entries that are new (to
-/// list as pending in the session) and, when `render`, the block of the memory as it stood
-/// before them (read once, not again for the block).
+/// memory, at once, so a crash never loses them, after applying the message's forget requests;
+/// a new memory supersedes the entries it updates or contradicts. Returns the entries that are
+/// new (to list as pending in the session) and, when `render`, the block of the memory as it
+/// stood before them (read once, not again for the block).
 fn store_captured(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
     captured: &[ExplicitMemory],
+    forgets: &[ForgetRequest],
     render: Option<BlockWith>,
-) -> Result<(Vec<Pending>, Option<String>)> {
+) -> Result<Filed> {
     let (for_user, captured): (Vec<&ExplicitMemory>, Vec<&ExplicitMemory>) =
         captured.iter().partition(|c| c.scope == Scope::User);
-    let mut entries = store_for_user(ctx, store, &for_user)?;
-    if captured.is_empty() {
-        return Ok((pending(entries), None));
+    let user_pending = pending(store_for_user(ctx, store, &for_user)?);
+    if captured.is_empty() && forgets.is_empty() {
+        return Ok(Filed {
+            pending: user_pending,
+            ..Filed::default()
+        });
     }
     let as_new = |capture: &ExplicitMemory| NewMemory {
         kind: capture.kind,
@@ -185,33 +211,59 @@ fn store_captured(
         |memory| {
             let block =
                 render.map(|with| render_memory_block(with.user, Some(memory), Some(ctx.now_ms)));
+            let outcomes = apply_forgets(memory, forgets, ctx.now_ms);
+            let mut superseded: Vec<String> = outcomes
+                .iter()
+                .flat_map(|o| match o {
+                    supersede::ForgetOutcome::Forgotten(entries) => {
+                        entries.iter().map(|(id, _)| id.clone()).collect()
+                    }
+                    _ => Vec::new(),
+                })
+                .collect();
             let mut new_entries = Vec::new();
             for &capture in &captured {
+                let olds = supersede::updated_by(memory, capture.kind, &capture.text);
                 if let Merged::Added { id } | Merged::Replaced { id, .. } =
                     merge(memory, as_new(capture), ctx.now_ms)
                 {
-                    new_entries.extend(memory.entries.iter().find(|e| e.id == id).cloned());
+                    let replaced = supersede::replace(memory, &olds, &id, ctx.now_ms);
+                    superseded.extend(replaced.iter().map(|e| e.id.clone()));
+                    if let Some(entry) = memory.entries.iter().find(|e| e.id == id) {
+                        let mut value = serde_json::to_value(entry).unwrap_or(Value::Null);
+                        if let Some(old) = replaced.first() {
+                            value["replaces"] = Value::String(old.text.clone());
+                        }
+                        new_entries.push((value, entry.kind == MemoryType::Decision));
+                    }
                 }
             }
-            if !new_entries.is_empty() {
+            if !new_entries.is_empty() || !superseded.is_empty() {
                 memory.updated_at = format_rfc3339_ms(ctx.now_ms);
             }
-            (new_entries, block)
+            Filed {
+                pending: new_entries,
+                block,
+                note: forget_note(&outcomes),
+                superseded,
+            }
         },
     )?;
-    let (workspace_entries, block) = match updated {
+    let mut filed = match updated {
         Updated::Done { result, .. } => result,
         // Kept in the session instead: the warning said why the workspace file was left alone.
-        Updated::LeftNewer => (
-            captured
-                .iter()
-                .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
-                .collect(),
-            None,
-        ),
+        Updated::LeftNewer => Filed {
+            pending: pending(
+                captured
+                    .iter()
+                    .map(|c| standalone_entry(&as_new(c), ctx.now_ms))
+                    .collect(),
+            ),
+            ..Filed::default()
+        },
     };
-    entries.extend(workspace_entries);
-    Ok((pending(entries), block))
+    filed.pending.splice(0..0, user_pending);
+    Ok(filed)
 }
 
 /// Files memories addressed to every project in user memory; returns the new entries.
@@ -283,6 +335,8 @@ struct MessageRead<'a> {
     id: Option<&'a str>,
     /// The explicit memories the message asked for, within the per-message limit.
     captured: &'a [ExplicitMemory],
+    /// What the message asked to forget.
+    forgets: &'a [ForgetRequest],
     /// How many memories the message held beyond the limit; `None` when no message was read.
     over_limit: Option<usize>,
     /// How many it asked for that read as instructions to the agent; `None` likewise.
@@ -307,9 +361,11 @@ fn update_session(
         || SessionState::new(session_id),
         |state| -> Result<(String, String)> {
             let before = state.clone();
-            let captured = match message.id {
-                Some(id) if state.has_captured(id) => &[],
-                _ => message.captured,
+            let fresh = !message.id.is_some_and(|id| state.has_captured(id));
+            let (captured, forgets) = if fresh {
+                (message.captured, message.forgets)
+            } else {
+                (&[][..], &[][..])
             };
             let freeze = state.frozen_workspace_block.is_none();
             // Frozen as memory stands before this message's own memories join it: those show
@@ -323,16 +379,23 @@ fn update_session(
             let render = freeze.then_some(BlockWith {
                 user: user.as_ref(),
             });
-            let (pending, rendered) = store_captured(ctx, store, workspace, captured, render)?;
+            let filed = store_captured(ctx, store, workspace, captured, forgets, render)?;
+            let (pending, rendered) = (filed.pending, filed.block);
             if freeze {
                 state.frozen_workspace_block = Some(match rendered {
                     Some(block) => block,
                     None => current_block(ctx, store, workspace, user.as_ref())?,
                 });
             }
-            let captured_any = !pending.is_empty();
+            // A message that asked to forget is not read again: a second reading would find
+            // the next best entry.
+            let captured_any = !pending.is_empty() || !forgets.is_empty();
+            state.drop_pending(&filed.superseded);
             for (entry, is_decision) in pending {
                 state.add_pending(entry, is_decision);
+            }
+            if fresh && message.over_limit.is_some() {
+                state.forget_note = filed.note;
             }
             if let (Some(id), true) = (message.id, captured_any) {
                 state.remember_captured(id);
@@ -358,7 +421,14 @@ fn update_session(
         Updated::LeftNewer => {
             let user = store.read_user_block_memory()?;
             let block = current_block(ctx, store, workspace, user.as_ref())?;
-            store_captured(ctx, store, workspace, message.captured, None)?;
+            store_captured(
+                ctx,
+                store,
+                workspace,
+                message.captured,
+                message.forgets,
+                None,
+            )?;
             Ok((block, String::new()))
         }
     }

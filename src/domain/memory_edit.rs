@@ -27,6 +27,8 @@ pub const SUPERSEDED_AT: &str = "supersededAt";
 pub const SUPERSEDED_BY: &str = "supersededBy";
 /// Why it was superseded: one of `Why`'s names.
 pub const SUPERSEDED_WHY: &str = "supersededWhy";
+/// The words that asked for it, when a conversation did ("forgotten on request: …").
+pub const SUPERSEDED_REASON: &str = "supersededReason";
 
 /// Confidence of an entry added by hand: what a person states is as sure as what they asked to
 /// remember in a conversation, but `manual` ranks below `explicit` on a collision.
@@ -39,11 +41,23 @@ pub enum Why {
     Forgotten,
     Edited,
     Restored,
+    Asked,
+    Updated,
 }
 
 /// Each reason: its stored name, and what it means to a person.
-const WHYS: [(Why, &str, &str); 3] = [
+const WHYS: [(Why, &str, &str); 5] = [
     (Why::Forgotten, "forgotten", "forgotten by hand"),
+    (
+        Why::Asked,
+        "asked",
+        "forgotten when the user asked in the conversation",
+    ),
+    (
+        Why::Updated,
+        "updated",
+        "replaced by a newer memory that updates or contradicts it",
+    ),
     (Why::Edited, "edited", "replaced by its edited text"),
     (
         Why::Restored,
@@ -380,7 +394,12 @@ pub fn restore(memory: &mut WorkspaceMemory, at: usize, now_ms: i64) -> Changed 
     let entry = &mut memory.entries[at];
     entry.status = EntryStatus::Active;
     entry.updated_at = now;
-    for field in [SUPERSEDED_AT, SUPERSEDED_BY, SUPERSEDED_WHY] {
+    for field in [
+        SUPERSEDED_AT,
+        SUPERSEDED_BY,
+        SUPERSEDED_WHY,
+        SUPERSEDED_REASON,
+    ] {
         entry.extra.remove(field);
     }
     mark_capped(memory);
@@ -529,6 +548,16 @@ pub struct Link {
     pub why: String,
 }
 
+/// Why `entry` was superseded, for a person: the reason, and the words that asked for it when
+/// a conversation did.
+fn why_superseded(entry: &MemoryEntry) -> String {
+    let why = describe_why(entry.extra.get(SUPERSEDED_WHY).and_then(Value::as_str));
+    match entry.extra.get(SUPERSEDED_REASON).and_then(Value::as_str) {
+        Some(reason) if !reason.is_empty() => format!("{why} ({reason})"),
+        _ => why.to_string(),
+    }
+}
+
 /// What an entry superseded and what superseded it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -544,8 +573,7 @@ pub fn history(entries: &[&MemoryEntry], entry: &MemoryEntry) -> History {
         id: id.to_string(),
         text: find(id).map(|e| e.text.clone()),
         at: older.map(|o| superseded_at(o).to_string()),
-        why: describe_why(older.and_then(|o| o.extra.get(SUPERSEDED_WHY).and_then(Value::as_str)))
-            .to_string(),
+        why: older.map_or_else(|| describe_why(None).to_string(), why_superseded),
     };
     let supersedes = supersedes_ids(entry)
         .iter()
@@ -569,7 +597,7 @@ pub fn history(entries: &[&MemoryEntry], entry: &MemoryEntry) -> History {
             id: String::new(),
             text: None,
             at: Some(superseded_at(entry).to_string()),
-            why: describe_why(entry.extra.get(SUPERSEDED_WHY).and_then(Value::as_str)).to_string(),
+            why: why_superseded(entry),
         }),
         _ => None,
     };

@@ -25,6 +25,7 @@ pub mod search;
 pub mod secrets;
 pub mod session;
 pub mod stored;
+pub mod supersede;
 pub mod sweep;
 pub mod time;
 pub mod tool_event;

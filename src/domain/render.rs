@@ -195,13 +195,17 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
     if state.memories_refused > 0 {
         lines.push((PENDING, refused_line(state.memories_refused)));
     }
+    if let Some(note) = &state.forget_note {
+        lines.push((PENDING, format!("- {}", neutralise(note))));
+    }
     for memory in state.pending_memories.iter().flatten() {
         if let Some(text) = memory["text"].as_str() {
             let kind = memory["type"].as_str().unwrap_or("feedback");
-            lines.push((
-                PENDING,
-                format!("- [{}] {}", neutralise(kind), neutralise(text)),
-            ));
+            let mut line = format!("- [{}] {}", neutralise(kind), neutralise(text));
+            if let Some(old) = memory["replaces"].as_str() {
+                line.push_str(&format!(" (replaces: {})", neutralise(old)));
+            }
+            lines.push((PENDING, line));
         }
     }
     for error in open_errors::shown(&state.open_errors) {

@@ -55,6 +55,10 @@ pub struct SessionState {
     /// agent and were not stored: rendered, so that the user hears of them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub memories_refused: usize,
+    /// What the latest user message asked to forget, and what was forgotten (or why
+    /// nothing was): one line of the hot state, until the next message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forget_note: Option<String>,
     /// A digest of the hot state as last shown to a host that keeps what it is shown for the
     /// rest of the session (Claude Code's additional context), so an unchanged one is not
     /// shown again.
@@ -92,6 +96,7 @@ impl SessionState {
             frozen_workspace_block: None,
             memories_over_limit: 0,
             memories_refused: 0,
+            forget_note: None,
             shown_hot_state: None,
             verified_counted: Vec::new(),
             extra: Map::new(),
@@ -152,6 +157,22 @@ impl SessionState {
         self.pending_memories
             .get_or_insert_with(Vec::new)
             .push(entry);
+    }
+}
+
+impl SessionState {
+    /// Takes the entries `ids` out of the pending memories and recent decisions: they were
+    /// forgotten or replaced since they were captured.
+    pub fn drop_pending(&mut self, ids: &[String]) {
+        let listed = |value: &Value| {
+            value["id"]
+                .as_str()
+                .is_some_and(|id| ids.iter().any(|i| i == id))
+        };
+        if let Some(pending) = &mut self.pending_memories {
+            pending.retain(|memory| !listed(memory));
+        }
+        self.recent_decisions.retain(|decision| !listed(decision));
     }
 }
 

@@ -25,6 +25,8 @@
 //! The scan is linear in the length of the message: this runs on every user message.
 
 mod body;
+mod forget;
+mod forget_triggers;
 mod kind;
 mod scan;
 mod scope;
@@ -39,6 +41,7 @@ use scan::{find, list_item, readable_lines, sentences, Found, Spans, LINE_BREAKS
 
 pub use body::body_width;
 pub use body::MIN_BODY_CHARS;
+pub use forget::{forget_requests, ForgetRequest, MAX_FORGETS_PER_MESSAGE};
 pub use kind::classify;
 pub use scope::Scope;
 pub use text::strip_private;

@@ -55,7 +55,7 @@ const BODY_SEPARATORS: &[char] = &[':', '：', ',', '，', '、', '-', '—', '�
 const COLONS: &[char] = &[':', '：'];
 
 /// Closing marks that may follow a verb that ends its sentence ("기억해줘~").
-const CLOSING_DECORATIONS: &[char] = &[
+pub(super) const CLOSING_DECORATIONS: &[char] = &[
     '~', '～', '♪', '"', '”', '’', '」', '』', ')', '）', ']', '】', '*', '^',
 ];
 
@@ -378,7 +378,7 @@ pub(super) struct Matched {
     pub trigger: &'static Trigger,
 }
 
-fn is_opening_decoration(c: char) -> bool {
+pub(super) fn is_opening_decoration(c: char) -> bool {
     c.is_whitespace() || OPENING_DECORATIONS.contains(&c) || is_symbol(c)
 }
 
@@ -432,7 +432,7 @@ fn read_opening(text: &str, from: usize, limit: usize, sentence_start: bool) -> 
 }
 
 /// "1." and "2)" before a list item's words.
-fn skip_list_number(text: &str, at: usize) -> usize {
+pub(super) fn skip_list_number(text: &str, at: usize) -> usize {
     let digits = skip_chars(text, at, |c| c.is_ascii_digit());
     if digits > at && text[digits..].starts_with([')', '.', '、']) {
         skip_chars(text, digits + 1, char::is_whitespace)
