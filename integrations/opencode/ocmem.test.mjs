@@ -1,7 +1,6 @@
 // Tests of the OpenCode plugin, its hooks and the agent's tools, against the real ocmem binary
-// (OCMEM_BIN) and stand-ins for it, with a private data
-// directory (OCMEM_DATA_DIR), with a stand-in for OpenCode's client. Run by
-// `cargo test --test opencode_plugin`, or directly:
+// (OCMEM_BIN) and stand-ins for it, a private data directory (OCMEM_DATA_DIR), and a stand-in
+// for OpenCode's client. Run by `cargo test --test opencode_plugin`, or directly:
 //   OCMEM_BIN=target/x86_64-unknown-linux-gnu/debug/ocmem OCMEM_DATA_DIR=$(mktemp -d) node --test integrations/opencode/
 import { test } from "node:test";
 import assert from "node:assert/strict";
