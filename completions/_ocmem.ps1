@@ -136,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -255,6 +256,15 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'ocmem;memory;hot-state' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;memory;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the entries: id, type, source, age, whether the block shows them, and their text')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry whole, with its history: what it superseded, what superseded it, when, why')
@@ -268,6 +278,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -305,6 +316,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;memory;help;on' {
+            break
+        }
+        'ocmem;memory;help;hot-state' {
             break
         }
         'ocmem;memory;help;help' {
@@ -391,6 +405,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('where', 'where', [CompletionResultType]::ParameterValue, 'Print the workspace''s root and key, and where its stores are')
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
+            [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
             break
         }
         'ocmem;help;memory;list' {
@@ -427,6 +442,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;memory;on' {
+            break
+        }
+        'ocmem;help;memory;hot-state' {
             break
         }
         'ocmem;help;remember' {

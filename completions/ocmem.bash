@@ -112,6 +112,9 @@ _ocmem() {
             ocmem__subcmd__help__subcmd__memory,forget)
                 cmd="ocmem__subcmd__help__subcmd__memory__subcmd__forget"
                 ;;
+            ocmem__subcmd__help__subcmd__memory,hot-state)
+                cmd="ocmem__subcmd__help__subcmd__memory__subcmd__hot__subcmd__state"
+                ;;
             ocmem__subcmd__help__subcmd__memory,import)
                 cmd="ocmem__subcmd__help__subcmd__memory__subcmd__import"
                 ;;
@@ -151,6 +154,9 @@ _ocmem() {
             ocmem__subcmd__memory,help)
                 cmd="ocmem__subcmd__memory__subcmd__help"
                 ;;
+            ocmem__subcmd__memory,hot-state)
+                cmd="ocmem__subcmd__memory__subcmd__hot__subcmd__state"
+                ;;
             ocmem__subcmd__memory,import)
                 cmd="ocmem__subcmd__memory__subcmd__import"
                 ;;
@@ -189,6 +195,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__memory__subcmd__help,help)
                 cmd="ocmem__subcmd__memory__subcmd__help__subcmd__help"
+                ;;
+            ocmem__subcmd__memory__subcmd__help,hot-state)
+                cmd="ocmem__subcmd__memory__subcmd__help__subcmd__hot__subcmd__state"
                 ;;
             ocmem__subcmd__memory__subcmd__help,import)
                 cmd="ocmem__subcmd__memory__subcmd__help__subcmd__import"
@@ -479,7 +488,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__memory)
-            opts="list show add edit forget restore search export import where off on"
+            opts="list show add edit forget restore search export import where off on hot-state"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -535,6 +544,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__memory__subcmd__forget)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__memory__subcmd__hot__subcmd__state)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -767,7 +790,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory)
-            opts="-h --data-dir --help list show add edit forget restore search export import where off on help"
+            opts="-h --data-dir --help list show add edit forget restore search export import where off on hot-state help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -885,7 +908,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__help)
-            opts="list show add edit forget restore search export import where off on help"
+            opts="list show add edit forget restore search export import where off on hot-state help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -955,6 +978,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__memory__subcmd__help__subcmd__hot__subcmd__state)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1073,6 +1110,28 @@ _ocmem() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__memory__subcmd__hot__subcmd__state)
+            opts="-h --workspace --json --user --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

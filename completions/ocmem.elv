@@ -122,6 +122,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand where 'Print the workspace''s root and key, and where its stores are'
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
+            cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;memory;list'= {
@@ -228,6 +229,14 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ocmem;memory;hot-state'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;memory;help'= {
             cand list 'List the entries: id, type, source, age, whether the block shows them, and their text'
             cand show 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
@@ -241,6 +250,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand where 'Print the workspace''s root and key, and where its stores are'
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
+            cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;memory;help;list'= {
@@ -266,6 +276,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;memory;help;off'= {
         }
         &'ocmem;memory;help;on'= {
+        }
+        &'ocmem;memory;help;hot-state'= {
         }
         &'ocmem;memory;help;help'= {
         }
@@ -337,6 +349,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand where 'Print the workspace''s root and key, and where its stores are'
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
+            cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
         }
         &'ocmem;help;memory;list'= {
         }
@@ -361,6 +374,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;memory;off'= {
         }
         &'ocmem;help;memory;on'= {
+        }
+        &'ocmem;help;memory;hot-state'= {
         }
         &'ocmem;help;remember'= {
         }

@@ -376,6 +376,7 @@ pub enum MemoryCommand {
     Where(MemoryWhere),
     Off(MemoryOff),
     On(MemoryOn),
+    HotState(MemoryHotState),
 }
 
 /// The options every `memory` subcommand takes.
@@ -607,6 +608,22 @@ pub struct MemoryOff {
 /// Turn memory back on for the workspace
 #[derive(Debug, Args)]
 pub struct MemoryOn {
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Print a session's hot state: its active files, open errors, recent decisions and pending
+/// memories
+///
+/// Read only: what the hooks keep for SESSION (the host's session id) in the workspace, as the
+/// block a render shows, or with --json every active file (best first) and every open error
+/// (open before maybe fixed, newest first). A session with nothing kept prints that it has none.
+#[derive(Debug, Args)]
+pub struct MemoryHotState {
+    /// The host's session id
+    #[arg(value_name = "SESSION")]
+    pub session: String,
+
     #[command(flatten)]
     pub scope: MemoryScope,
 }

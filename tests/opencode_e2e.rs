@@ -9,9 +9,10 @@
 //! OpenAI-compatible server (`tests/e2e/model.rs`, on 127.0.0.1, port chosen at run time) and npm
 //! at a registry tripwire, and drives two `opencode run` sessions and an `opencode session
 //! delete`, with HOME and the XDG directories inside the temporary directory. It checks what
-//! OpenCode sent the model (the system prompt ocmem added at each step, the compaction prompt),
-//! what ocmem stored on disk, that OpenCode's own log shows no plugin error, and that OpenCode
-//! installed nothing.
+//! OpenCode sent the model (the system prompt ocmem added at each step, the compaction prompt,
+//! the plugin's tools), what the plugin's tools answered the model (`hot_state` in the first
+//! session; `memory_add` then `memory_search` in the second), what ocmem stored on disk, that
+//! OpenCode's own log shows no plugin error, and that OpenCode installed nothing.
 //!
 //! On failure the temporary directory is kept, and the paths of OpenCode's logs, of the output
 //! of every process, of ocmem's data directory and of a dump of the model requests are printed.
@@ -29,10 +30,20 @@ const OPENCODE_VERSION: &str = "1.18.33";
 /// The user's message in the first session: a task, and a rule to remember.
 const FIRST_PROMPT: &str =
     "please fix the typecheck. remember this: always run npm run typecheck before committing";
-/// The user's message in the second session, in the same directory.
+/// A user message the scripted model answers plainly (the harness's second session for other
+/// hosts); this test's second session asks `model::TOOLS_PROMPT` instead.
 const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
 /// What the first message asks to remember.
 const REMEMBERED: &str = "always run npm run typecheck before committing";
+
+/// The tools the plugin gives the agent.
+const PLUGIN_TOOLS: [&str; 5] = [
+    "memory_search",
+    "memory_list",
+    "memory_add",
+    "memory_forget",
+    "hot_state",
+];
 
 /// The demo repository's commit subjects: `git log` prints them, and they say "errors".
 const COMMIT_SUBJECTS: [&str; 2] = [
@@ -83,7 +94,7 @@ mod stores;
 mod workdir;
 
 use demo::write;
-use model::{Exchange, Kind};
+use model::{Exchange, Kind, MANUAL_MEMORY, MANUAL_QUERY, TOOLS_PROMPT};
 use opencode::Installed;
 use plugin_deps::{Seeded, Tripwire};
 use process::run;
@@ -183,6 +194,24 @@ fn first_session_step(exchanges: &[Exchange], results: usize) -> &Exchange {
         "expected one model request of the first session with {results} tool results"
     );
     steps[0]
+}
+
+/// The tool named `name` among those a request offered the model (OpenAI's
+/// `{"type": "function", "function": {name, description, parameters}}`).
+fn offered_tool<'a>(exchange: &'a Exchange, name: &str) -> Option<&'a Value> {
+    exchange.body["tools"]
+        .as_array()?
+        .iter()
+        .map(|tool| &tool["function"])
+        .find(|function| function["name"] == name)
+}
+
+/// The `- mem_…` entry lines of a memory tool's answer.
+fn entry_lines(answer: &str) -> Vec<&str> {
+    answer
+        .lines()
+        .filter(|line| line.starts_with("- mem_"))
+        .collect()
 }
 
 /// Every line of OpenCode's own log, with the file it is in: the log files under its data
@@ -318,8 +347,25 @@ fn ocmem_gives_opencode_a_working_memory() {
         );
     }
 
-    // The first step already lists what the user asked to remember.
+    // OpenCode offers the model the plugin's tools, with their optional arguments: it loaded
+    // them with the plugin API's schemas, not as plain JSON Schema.
     let step = first_session_step(&exchanges, 0);
+    for name in PLUGIN_TOOLS {
+        let tool = offered_tool(step, name)
+            .unwrap_or_else(|| panic!("OpenCode did not offer the model the tool {name}"));
+        assert!(
+            tool["description"].as_str().is_some_and(|d| d.len() > 40),
+            "{tool}"
+        );
+    }
+    let search = &offered_tool(step, "memory_search").unwrap()["parameters"];
+    assert_eq!(search["required"], serde_json::json!(["query"]), "{search}");
+    assert_eq!(search["properties"]["limit"]["type"], "integer", "{search}");
+    let add = &offered_tool(step, "memory_add").unwrap()["parameters"];
+    assert_eq!(add["required"], serde_json::json!(["text"]), "{add}");
+    assert!(add["properties"]["type"]["enum"].is_array(), "{add}");
+
+    // The first step already lists what the user asked to remember.
     let block = ocmem_block(&step.system()).to_string();
     assert!(
         section(&block, "pending_memories:")
@@ -384,6 +430,30 @@ fn ocmem_gives_opencode_a_working_memory() {
         );
     }
 
+    // The model's last call, the plugin's hot_state tool, answered with the same state.
+    let hot = &results[calls - 1];
+    assert!(
+        hot.starts_with("Hot session state"),
+        "hot_state answered {hot:?}"
+    );
+    let errors = section(hot, "open_errors:");
+    assert!(
+        errors.iter().any(|e| e.contains("not ok 1 - adds numbers")
+            || e.contains("AssertionError [ERR_ASSERTION]: 3 == 4")),
+        "hot_state should name the failing test:\n{hot}"
+    );
+    assert!(
+        !hot.contains("TS2345"),
+        "hot_state shows a cleared error:\n{hot}"
+    );
+    let files = section(hot, "active_files:");
+    for file in ["src/index.ts", "src/util.ts"] {
+        assert!(
+            files.iter().any(|line| line.contains(file)),
+            "hot_state should name {file}:\n{hot}"
+        );
+    }
+
     // The compaction: OpenCode asked for one summary, and its prompt carries ocmem's request
     // for memory candidates (the `experimental.session.compacting` hook).
     let summaries: Vec<&Exchange> = exchanges
@@ -420,9 +490,10 @@ fn ocmem_gives_opencode_a_working_memory() {
         first_store.display()
     );
 
-    // Session 2, same directory: its first request's system prompt carries workspace memory.
+    // Session 2, same directory: its first request's system prompt carries workspace memory;
+    // then the model uses the plugin's memory tools.
     let second = run(
-        &mut opencode(&["run", "--format", "json", SECOND_PROMPT]),
+        &mut opencode(&["run", "--format", "json", TOOLS_PROMPT]),
         "opencode-run-2",
         &layout.logs,
         RUN_TIMEOUT,
@@ -432,10 +503,19 @@ fn ocmem_gives_opencode_a_working_memory() {
     let second_session = session_id(&second.stdout);
     assert_ne!(first_session, second_session);
     let exchanges = server.exchanges();
-    let step = exchanges
-        .iter()
-        .find(|e| e.kind == Some(Kind::Agent) && e.has_user_text(SECOND_PROMPT))
-        .expect("no model request of the second session");
+    let second_step = |results: usize| {
+        exchanges
+            .iter()
+            .find(|e| {
+                e.kind == Some(Kind::Agent)
+                    && e.has_user_text(TOOLS_PROMPT)
+                    && e.tool_results() == results
+            })
+            .unwrap_or_else(|| {
+                panic!("no model request of the second session with {results} tool results")
+            })
+    };
+    let step = second_step(0);
     let system = step.system();
     let block = ocmem_block(&system);
     for remembered in [REMEMBERED, GOOD_CANDIDATES[0], GOOD_CANDIDATES[1]] {
@@ -447,6 +527,33 @@ fn ocmem_gives_opencode_a_working_memory() {
     assert!(
         !system.contains("TS2345") && !system.contains("not ok 1"),
         "the first session's errors leaked into the second:\n{block}"
+    );
+
+    // The model called memory_add, then memory_search twice: what ocmem stored, and what the
+    // tools answered.
+    let answers = second_step(model::tools_session_calls().len()).tool_texts();
+    let entries = stores::memory_entries(&workspace);
+    let manual = stores::active_entry(&entries, MANUAL_MEMORY)
+        .unwrap_or_else(|| panic!("memory_add stored no {MANUAL_MEMORY:?}: {entries:#?}"));
+    assert_eq!(manual["source"], "manual", "{manual}");
+    assert_eq!(manual["type"], "decision", "{manual}");
+    let id = manual["id"].as_str().unwrap();
+    assert_eq!(
+        answers[0],
+        format!("Remembered in project memory: {id} [decision] {MANUAL_MEMORY} (manual). New sessions show it."),
+    );
+    let found = entry_lines(&answers[1]);
+    assert!(
+        found.len() == 1 && found[0].starts_with(&format!("- {id} [decision] {MANUAL_MEMORY}")),
+        "memory_search {MANUAL_QUERY:?} answered:\n{}",
+        answers[1]
+    );
+    let found = entry_lines(&answers[2]);
+    assert_eq!(found.len(), 2, "limit 2:\n{}", answers[2]);
+    assert!(
+        found.iter().all(|line| line.contains("typecheck")) && !answers[2].contains(MANUAL_MEMORY),
+        "memory_search \"typecheck\" answered:\n{}",
+        answers[2]
     );
 
     // Deleting the first session removes its store, and only its store.

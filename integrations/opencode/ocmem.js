@@ -6,10 +6,16 @@
 // on stdin. It never makes a tool call or a model request fail: every handler catches every
 // error, every call is killed after 2 s, and a missing binary turns the plugin off after one
 // warning (and one toast in the TUI).
+//
+// It also gives the agent tools over that memory (memory_search, memory_list, memory_add,
+// memory_forget, hot_state) through OpenCode's `tool` hook, each running `ocmem memory … --json`.
+// A tool never throws: whatever goes wrong comes back to the model as the tool's text.
 
 import { spawn, spawnSync } from "node:child_process";
 
 const TIMEOUT_MS = 2000;
+// The agent waits for a tool's answer, and a search reads the whole store: more time than a hook.
+const TOOL_TIMEOUT_MS = 5000;
 const SERVICE = "ocmem";
 // The binary `ocmem init opencode` installed this file from, which it writes here; empty in a
 // copy made by hand.
@@ -72,49 +78,56 @@ export const OcmemPlugin = async ({ client, directory }) => {
     if (text) log("warn", `ocmem ${subcommand}: ${text}`);
   };
 
-  // Runs `ocmem <subcommand>` with `event` on stdin, without a shell; resolves to its stdout
-  // ("" on any failure). Killed after TIMEOUT_MS.
-  const run = (subcommand, event) =>
+  // Runs `ocmem <args>` without a shell, with `input` on stdin; resolves to
+  // { code, stdout, stderr, error, timedOut } and never rejects. Killed after `timeoutMs`.
+  const spawnOcmem = (args, input, timeoutMs) =>
     new Promise((resolve) => {
+      const name = args.slice(0, 2).join(" ");
       let child;
       try {
-        child = spawn(bin, [subcommand], { stdio: ["pipe", "pipe", "pipe"] });
+        child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"] });
       } catch (error) {
-        log("error", `cannot run ocmem ${subcommand}: ${error.message}`);
+        log("error", `cannot run ocmem ${name}: ${error.message}`);
         toastIfMissing(error);
-        resolve("");
+        resolve({ code: null, stdout: "", stderr: "", error });
         return;
       }
       let stdout = "";
       let stderr = "";
       let settled = false;
-      const finish = (text) => {
+      const finish = (result) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(text);
+        resolve({ stdout, stderr, ...result });
       };
       const timer = setTimeout(() => {
-        log("warn", `ocmem ${subcommand} took more than ${TIMEOUT_MS} ms; killed`);
+        log("warn", `ocmem ${name} took more than ${timeoutMs} ms; killed`);
         try {
           child.kill("SIGKILL");
         } catch {}
-        finish("");
-      }, TIMEOUT_MS);
+        finish({ code: null, timedOut: true });
+      }, timeoutMs);
       child.stdout.on("data", (chunk) => (stdout += chunk));
       child.stderr.on("data", (chunk) => (stderr += chunk));
       child.on("error", (error) => {
-        log("error", `cannot run ocmem ${subcommand}: ${error.message}`);
+        log("error", `cannot run ocmem ${name}: ${error.message}`);
         toastIfMissing(error);
-        finish("");
+        finish({ code: null, error });
       });
-      child.on("close", (code) => {
-        reportStderr(subcommand, stderr);
-        finish(code === 0 ? stdout : "");
-      });
+      child.on("close", (code) => finish({ code }));
       child.stdin.on("error", () => {});
-      child.stdin.end(JSON.stringify(event));
+      child.stdin.end(input);
     });
+
+  // Runs `ocmem <subcommand>` with `event` on stdin; resolves to its stdout ("" on any
+  // failure), its stderr going to OpenCode's log.
+  const run = async (subcommand, event) => {
+    const result = await spawnOcmem([subcommand], JSON.stringify(event), TIMEOUT_MS);
+    if (result.error || result.timedOut) return "";
+    reportStderr(subcommand, result.stderr);
+    return result.code === 0 ? result.stdout : "";
+  };
 
   // The same, synchronously: for events OpenCode does not await, emitted by processes that
   // may exit right after (`opencode session delete`), so the call finishes anyway.
@@ -206,7 +219,11 @@ export const OcmemPlugin = async ({ client, directory }) => {
     }
   };
 
+  const z = await schemaLibrary();
+
   return {
+    tool: memoryTools(spawnOcmem, directory, z),
+
     "chat.message": guard("chat.message", async (input, output) => {
       const sessionID = input?.sessionID ?? output?.message?.sessionID;
       if (!sessionID) return;
@@ -243,3 +260,275 @@ export const OcmemPlugin = async ({ client, directory }) => {
     event: guard("event", async ({ event }) => onEvent(event)),
   };
 };
+
+// ---------------------------------------------------------------------------------------------
+// The agent's tools
+// ---------------------------------------------------------------------------------------------
+
+const MEMORY_TYPES = ["feedback", "project", "decision", "reference"];
+
+// Each tool's arguments, declared once: OpenCode is given them as Zod schemas when the plugin
+// API it installs beside its plugin directories can be loaded, else as JSON Schema, which it
+// marks all required, so that form leaves the optional ones out. `execute` checks them
+// either way.
+const TOOL_ARGS = {
+  memory_search: {
+    query: { type: "string", required: true, description: "Words to look for, in any language" },
+    limit: { type: "integer", min: 1, max: 50, description: "At most this many results per memory (default 10)" },
+  },
+  memory_list: {
+    type: { type: "enum", values: MEMORY_TYPES, description: "Only entries of this type" },
+    all: { type: "boolean", description: "Also list the entries a new session's block does not show, with why" },
+  },
+  memory_add: {
+    text: { type: "string", required: true, description: "One self-contained sentence, at most 260 characters" },
+    type: {
+      type: "enum",
+      values: MEMORY_TYPES,
+      description: "feedback (how the user wants work done), project (facts about this repository), decision (a choice and its reason) or reference (where to find things); default: read from the text",
+    },
+    user: { type: "boolean", description: "Keep it in the user's memory for all their projects; only when the user asks for that" },
+  },
+  memory_forget: {
+    id: { type: "string", required: true, description: "The entry's id, as memory_list or memory_search shows it" },
+  },
+  hot_state: {},
+};
+
+const TOOL_DESCRIPTIONS = {
+  memory_search:
+    "Search what ocmem remembers across sessions, for this project and for the user across projects: rules, preferences, decisions and facts. Ranked word search; returns the matching entries with their ids.",
+  memory_list:
+    "List what ocmem remembers for this project and for the user across projects, best first: the entries a new session's memory block shows (all=true adds the others). Each line has the entry's id, type, text and source.",
+  memory_add:
+    "Remember a durable fact, rule, preference or decision about this project for future sessions. Use it for what will still hold next week, not for the state of the current task. Secrets are removed; text that reads as an instruction to an agent is refused; the same text is not stored twice. Future sessions show it; this one keeps its current block.",
+  memory_forget:
+    "Forget a remembered entry that is wrong or outdated, by its id from memory_list or memory_search. The entry is kept as superseded, and the user can restore it with `ocmem memory restore ID`.",
+  hot_state:
+    "Show this session's hot state as ocmem tracks it: the files worked on, the errors still open (and those an edit may have fixed), recent decisions, and memories captured in this session.",
+};
+
+// Zod, as the plugin API exposes it to tools (`tool.schema`); null when it cannot be loaded.
+async function schemaLibrary() {
+  try {
+    const api = await import("@opencode-ai/plugin/tool");
+    return api?.tool?.schema ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function zodArg(z, spec) {
+  let schema;
+  if (spec.type === "string") schema = z.string();
+  else if (spec.type === "integer") schema = z.number().int().min(spec.min).max(spec.max);
+  else if (spec.type === "boolean") schema = z.boolean();
+  else schema = z.enum(spec.values);
+  schema = schema.describe(spec.description);
+  return spec.required ? schema : schema.optional();
+}
+
+function jsonSchemaArg(spec) {
+  const schema = { description: spec.description };
+  if (spec.type === "enum") return { ...schema, type: "string", enum: spec.values };
+  if (spec.type === "integer") return { ...schema, type: "integer", minimum: spec.min, maximum: spec.max };
+  return { ...schema, type: spec.type };
+}
+
+function declaredArgs(specs, z) {
+  const args = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    if (z) args[name] = zodArg(z, spec);
+    else if (spec.required) args[name] = jsonSchemaArg(spec);
+  }
+  return args;
+}
+
+// The arguments of a call, checked against `specs`: { values } or { problem }.
+function checkArgs(specs, given) {
+  const args = given && typeof given === "object" ? given : {};
+  const values = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = args[name];
+    if (value === undefined || value === null) {
+      if (spec.required) return { problem: `\`${name}\` is required` };
+      continue;
+    }
+    const ok =
+      spec.type === "string"
+        ? typeof value === "string" && value.trim() !== ""
+        : spec.type === "integer"
+          ? Number.isInteger(value) && value >= spec.min && value <= spec.max
+          : spec.type === "boolean"
+            ? typeof value === "boolean"
+            : spec.values.includes(value);
+    if (!ok) {
+      const wanted =
+        spec.type === "string"
+          ? "a non-empty string"
+          : spec.type === "integer"
+            ? `an integer from ${spec.min} to ${spec.max}`
+            : spec.type === "boolean"
+              ? "true or false"
+              : `one of ${spec.values.join(", ")}`;
+      return { problem: `\`${name}\` must be ${wanted}, not ${JSON.stringify(value)}` };
+    }
+    values[name] = value;
+  }
+  return { values };
+}
+
+// One line per entry: its id (what memory_forget takes), type, text, reason and source.
+function entryLine(entry) {
+  const why = entry.rationale ? ` Why: ${entry.rationale}` : "";
+  const notes = [entry.source];
+  if (entry.notShown) notes.push(`not shown: ${entry.notShown}`);
+  return `- ${entry.id} [${entry.type}] ${entry.text}${why} (${notes.join(", ")})`;
+}
+
+function firstLine(text) {
+  const line = (text || "").trim().split("\n")[0] ?? "";
+  return line.replace(/^ocmem: /, "");
+}
+
+function memoryTools(spawnOcmem, pluginDirectory, z) {
+  // Runs `ocmem memory <args> --json` for the workspace of `directory`: { value } or
+  // { failure } (one line saying why). Positional arguments go after `--`, so that a text
+  // starting with a dash stays a text.
+  const memory = async (directory, subcommand, flags = [], positional = []) => {
+    const args = ["memory", subcommand, "--json", ...flags];
+    if (!flags.includes("--user")) args.push("--workspace", directory);
+    args.push("--", ...positional);
+    const result = await spawnOcmem(args, "", TOOL_TIMEOUT_MS);
+    if (result.error) return { failure: `ocmem could not be run (${result.error.message})` };
+    if (result.timedOut) return { failure: `ocmem did not answer within ${TOOL_TIMEOUT_MS / 1000} s` };
+    if (result.code !== 0) {
+      return { failure: firstLine(result.stderr) || `ocmem memory ${subcommand} failed (exit ${result.code})` };
+    }
+    try {
+      return { value: JSON.parse(result.stdout) };
+    } catch {
+      return { failure: `ocmem memory ${subcommand} printed no JSON` };
+    }
+  };
+
+  // The reason the tools do nothing for `directory`, when the user turned memory off.
+  const offReason = async (directory) => {
+    const where = await memory(directory, "where");
+    if (where.failure) return null; // the call itself will say what is wrong
+    if (where.value?.disabledByEnv) return "memory is off: OCMEM_DISABLE is set";
+    if (where.value?.off) return "memory is off for this workspace (`ocmem memory on` turns it back on)";
+    return null;
+  };
+
+  const sections = (workspace, user, render) => {
+    const lines = [];
+    for (const [heading, result] of [
+      ["Project memory", workspace],
+      ["User memory (all projects)", user],
+    ]) {
+      if (result.failure) lines.push(`${heading}: could not be read: ${result.failure}`);
+      else lines.push(...render(heading, result.value));
+    }
+    return lines.join("\n");
+  };
+
+  const handlers = {
+    memory_search: async ({ query, limit }, directory) => {
+      const flags = limit ? ["--limit", String(limit)] : [];
+      const [workspace, user] = await Promise.all([
+        memory(directory, "search", flags, [query]),
+        memory(directory, "search", [...flags, "--user"], [query]),
+      ]);
+      if (workspace.failure && user.failure) return { failure: workspace.failure };
+      const found = [workspace, user].reduce((n, r) => n + (r.value?.results?.length ?? 0), 0);
+      if (found === 0 && !workspace.failure && !user.failure) {
+        return { output: `Nothing in memory matches ${JSON.stringify(query)}.` };
+      }
+      return {
+        output: sections(workspace, user, (heading, value) => {
+          const results = value.results ?? [];
+          return results.length ? [`${heading}:`, ...results.map(entryLine)] : [`${heading}: no match`];
+        }),
+      };
+    },
+
+    memory_list: async ({ type, all }, directory) => {
+      const flags = [...(type ? ["--type", type] : []), ...(all ? ["--all"] : [])];
+      const [workspace, user] = await Promise.all([
+        memory(directory, "list", flags),
+        memory(directory, "list", [...flags, "--user"]),
+      ]);
+      if (workspace.failure && user.failure) return { failure: workspace.failure };
+      return {
+        output: sections(workspace, user, (heading, value) => {
+          const entries = value.entries ?? [];
+          return entries.length ? [`${heading}:`, ...entries.map(entryLine)] : [`${heading}: nothing yet`];
+        }),
+      };
+    },
+
+    memory_add: async ({ text, type, user }, directory) => {
+      const flags = [...(type ? ["--type", type] : []), ...(user ? ["--user"] : [])];
+      const added = await memory(directory, "add", flags, [text]);
+      if (added.failure) return { failure: `not remembered: ${added.failure}` };
+      const { outcome, entry } = added.value;
+      const line = entry ? entryLine(entry).slice(2) : "";
+      const where = user ? "user memory" : "project memory";
+      if (outcome === "duplicate") return { output: `Already remembered: ${line}` };
+      if (!entry) return { failure: `not remembered (${outcome ?? "no entry"})` };
+      const replaced = added.value.superseded ? ` It replaces ${added.value.superseded}.` : "";
+      return { output: `Remembered in ${where}: ${line}.${replaced} New sessions show it.` };
+    },
+
+    memory_forget: async ({ id }, directory) => {
+      // The id may be one of user memory's: memory_list and memory_search show those too.
+      let flags = [];
+      const inProject = await memory(directory, "show", [], [id]);
+      if (inProject.failure) {
+        const inUser = await memory(directory, "show", ["--user"], [id]);
+        if (inUser.failure) return { failure: `not forgotten: ${inProject.failure}` };
+        flags = ["--user"];
+      }
+      const forgotten = await memory(directory, "forget", flags, [id]);
+      if (forgotten.failure) return { failure: `not forgotten: ${forgotten.failure}` };
+      const { forgotten: done = [], already = [] } = forgotten.value;
+      if (done.length) return { output: `Forgot ${done.join(", ")}. The user can bring it back with \`ocmem memory restore ${done[0]}\`.` };
+      return { output: `${already.join(", ") || id} was forgotten already; nothing changed.` };
+    },
+
+    hot_state: async (_args, directory, context) => {
+      const sessionID = context?.sessionID;
+      if (!sessionID) return { failure: "no session id was given to the tool" };
+      const state = await memory(directory, "hot-state", [], [sessionID]);
+      if (state.failure) return state;
+      return { output: state.value.text || "Nothing is open in this session: no active file, no open error." };
+    },
+  };
+
+  const tools = {};
+  for (const [name, specs] of Object.entries(TOOL_ARGS)) {
+    tools[name] = {
+      description: TOOL_DESCRIPTIONS[name],
+      args: declaredArgs(specs, z),
+      execute: async (given, context) => {
+        let answer;
+        try {
+          const directory = context?.directory || pluginDirectory;
+          const checked = checkArgs(specs, given);
+          const off = checked.problem ? null : await offReason(directory);
+          answer = checked.problem
+            ? { failure: `bad arguments: ${checked.problem}` }
+            : off
+              ? { failure: `${off}; nothing was read or changed` }
+              : await handlers[name](checked.values, directory, context);
+        } catch (error) {
+          answer = { failure: `unexpected error: ${error?.message ?? error}` };
+        }
+        if (answer.failure) return { title: `${name} failed`, output: `Error: ${answer.failure}` };
+        return { title: name, output: answer.output };
+      },
+    };
+  }
+  return tools;
+}

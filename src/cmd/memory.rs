@@ -4,6 +4,7 @@
 //! anything on disk is touched.
 
 mod editor;
+pub mod hot_state;
 pub mod ops;
 mod table;
 
@@ -47,6 +48,7 @@ impl Run for Memory {
             MemoryCommand::Where(cmd) => where_(ctx, &term, &cmd.scope)?,
             MemoryCommand::Off(cmd) => switch(ctx, &term, &cmd.scope, true)?,
             MemoryCommand::On(cmd) => switch(ctx, &term, &cmd.scope, false)?,
+            MemoryCommand::HotState(cmd) => hot_state::show(ctx, &term, cmd)?,
         };
         print(&text)
     }

@@ -186,6 +186,13 @@ pub fn mark_maybe_fixed(errors: &mut [OpenError], base: &str, edited: &str) -> V
 
 /// The errors worth showing, best first: open before maybe-fixed, then the most recent.
 pub fn shown(errors: &[OpenError]) -> Vec<&OpenError> {
+    let mut order = ordered(errors);
+    order.truncate(SHOWN);
+    order
+}
+
+/// Every error, best first, in the order `shown` takes them.
+pub fn ordered(errors: &[OpenError]) -> Vec<&OpenError> {
     let mut order: Vec<&OpenError> = errors.iter().collect();
     order.sort_by(|a, b| {
         (a.status != ErrorStatus::Open)
@@ -193,7 +200,6 @@ pub fn shown(errors: &[OpenError]) -> Vec<&OpenError> {
             .then(b.last_seen.cmp(&a.last_seen))
             .then_with(|| a.id.cmp(&b.id))
     });
-    order.truncate(SHOWN);
     order
 }
 

@@ -25,6 +25,13 @@ const SMALL_USAGE: u64 = 1_200;
 /// context (`limit.context` in opencode.json), so OpenCode compacts the session right after.
 const OVERFLOW_USAGE: u64 = 60_000;
 
+/// A user message that makes the model use the plugin's memory tools (`tools_session_calls`).
+pub const TOOLS_PROMPT: &str = "how are releases made here? look it up in memory";
+/// What the model asks `memory_add` to remember after `TOOLS_PROMPT`.
+pub const MANUAL_MEMORY: &str = "Release builds are tagged from the main branch only";
+/// The `memory_search` query that finds it, and none of the first session's memories.
+pub const MANUAL_QUERY: &str = "release tagged";
+
 /// The line that starts the scripted summary's candidate block; it also marks, in a later
 /// request's history, that the session was compacted.
 pub const CANDIDATES_HEADER: &str = "Memory candidates:";
@@ -358,6 +365,20 @@ fn first_session_calls(demo: &Path) -> Vec<(&'static str, Value)> {
             json!({"command": "touch fixed && npm run typecheck",
                    "description": "Run the typecheck again"}),
         ),
+        // The plugin's own tool: what ocmem keeps of this session.
+        ("hot_state", json!({})),
+    ]
+}
+
+/// The tool calls after `TOOLS_PROMPT`, in order: the plugin's memory tools.
+pub fn tools_session_calls() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "memory_add",
+            json!({"text": MANUAL_MEMORY, "type": "decision"}),
+        ),
+        ("memory_search", json!({"query": MANUAL_QUERY})),
+        ("memory_search", json!({"query": "typecheck", "limit": 2})),
     ]
 }
 
@@ -388,6 +409,16 @@ fn agent_step(request: &Exchange, demo: &Path) -> Reply {
         }
     } else if request.has_user_text(SECOND_PROMPT) {
         Reply::text("Run `npm run typecheck` before you commit.")
+    } else if request.has_user_text(TOOLS_PROMPT) {
+        let done = request.tool_results();
+        match tools_session_calls().into_iter().nth(done) {
+            Some((name, arguments)) => Reply::Tool {
+                id: format!("call_memory_{}", done + 1),
+                name,
+                arguments,
+            },
+            None => Reply::text("Releases are tagged from main; noted."),
+        }
     } else {
         Reply::text("Nothing is scripted for this request.")
     }
