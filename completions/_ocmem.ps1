@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'See and steer what ocmem remembers for a workspace')
             [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -109,6 +110,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'For the user: every project')
             [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Show what would be written, and change nothing')
             [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Take ocmem out of the host again')
+            [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Register the MCP server of the agent''s memory tools (`ocmem mcp`), not the hooks')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -345,6 +347,13 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'ocmem;mcp' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -359,6 +368,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('memory', 'memory', [CompletionResultType]::ParameterValue, 'See and steer what ocmem remembers for a workspace')
             [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -451,6 +461,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;forget' {
+            break
+        }
+        'ocmem;help;mcp' {
             break
         }
         'ocmem;help;help' {

@@ -40,6 +40,9 @@ _ocmem() {
             ocmem,init)
                 cmd="ocmem__subcmd__init"
                 ;;
+            ocmem,mcp)
+                cmd="ocmem__subcmd__mcp"
+                ;;
             ocmem,memory)
                 cmd="ocmem__subcmd__memory"
                 ;;
@@ -81,6 +84,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,init)
                 cmd="ocmem__subcmd__help__subcmd__init"
+                ;;
+            ocmem__subcmd__help,mcp)
+                cmd="ocmem__subcmd__help__subcmd__mcp"
                 ;;
             ocmem__subcmd__help,memory)
                 cmd="ocmem__subcmd__help__subcmd__memory"
@@ -230,7 +236,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,7 +368,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,6 +480,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -772,12 +792,34 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__init)
-            opts="-h --project --user --print --uninstall --data-dir --help opencode claude-code"
+            opts="-h --project --user --print --uninstall --mcp --data-dir --help opencode claude-code codex gemini"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__mcp)
+            opts="-h --workspace --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --data-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

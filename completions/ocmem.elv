@@ -36,6 +36,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand memory 'See and steer what ocmem remembers for a workspace'
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
+            cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -97,6 +98,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --user 'For the user: every project'
             cand --print 'Show what would be written, and change nothing'
             cand --uninstall 'Take ocmem out of the host again'
+            cand --mcp 'Register the MCP server of the agent''s memory tools (`ocmem mcp`), not the hooks'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -300,6 +302,12 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ocmem;mcp'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -314,6 +322,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand memory 'See and steer what ocmem remembers for a workspace'
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
+            cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -380,6 +389,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;remember'= {
         }
         &'ocmem;help;forget'= {
+        }
+        &'ocmem;help;mcp'= {
         }
         &'ocmem;help;help'= {
         }

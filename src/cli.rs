@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::domain::host_name::HostName;
 use crate::domain::memory::Source;
 use crate::domain::memory_type::MemoryType;
+use crate::host::mcp::PrintedHost;
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 
@@ -59,6 +60,7 @@ pub enum Command {
     /// Forget an entry of this workspace's memory (short for `ocmem memory forget`)
     #[command(after_help = FORGET_EXAMPLE)]
     Forget(MemoryForget),
+    Mcp(Mcp),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -276,7 +278,9 @@ const INIT_EXAMPLE: &str = "Examples:
   ocmem init opencode                    # this project: .opencode/plugins/ocmem.js
   ocmem init claude-code --user          # every project: ~/.claude/settings.json
   ocmem init claude-code --print         # show what would be written
-  ocmem init opencode --uninstall";
+  ocmem init opencode --uninstall
+  ocmem init claude-code --mcp           # the memory tools: this project's .mcp.json
+  ocmem init codex --mcp                 # print what to add to ~/.codex/config.toml";
 
 /// Install ocmem into a host: OpenCode's plugin, or Claude Code's hooks
 ///
@@ -289,16 +293,22 @@ const INIT_EXAMPLE: &str = "Examples:
 /// binary is updated in place. --uninstall takes out exactly what init put in, and puts back
 /// the file as it was when nothing else changed since. A settings file that is not valid JSON
 /// is refused, and left as it is.
+///
+/// With --mcp, registers the memory tools' server (`ocmem mcp`) instead of the hooks: for
+/// Claude Code in the project's .mcp.json, or with --user in ~/.claude.json
+/// ($CLAUDE_CONFIG_DIR/.claude.json), as `claude mcp add` writes them. For Codex and Gemini
+/// CLI, whose files init does not manage, it prints what to add and where. OpenCode's plugin
+/// gives the agent the same tools itself.
 #[derive(Debug, Args)]
 #[command(after_help = INIT_EXAMPLE)]
 pub struct Init {
-    /// The host: opencode or claude-code
+    /// The host: opencode or claude-code; with --mcp also codex or gemini
     #[arg(
         value_name = "HOST",
-        value_parser = PossibleValuesParser::new(["opencode", "claude-code"])
-            .map(|name| HostName::from_name(&name).expect("a listed host"))
+        value_parser = PossibleValuesParser::new(["opencode", "claude-code", "codex", "gemini"])
+            .map(|name| InitHost::from_name(&name).expect("a listed host"))
     )]
-    pub host: HostName,
+    pub host: InitHost,
 
     /// For the project of the current directory (its git worktree's top level), the default
     #[arg(long, conflicts_with = "user")]
@@ -315,6 +325,28 @@ pub struct Init {
     /// Take ocmem out of the host again
     #[arg(long)]
     pub uninstall: bool,
+
+    /// Register the MCP server of the agent's memory tools (`ocmem mcp`), not the hooks
+    #[arg(long)]
+    pub mcp: bool,
+}
+
+/// The hosts `init` knows: those whose files it manages, and those it only prints the MCP
+/// server's configuration for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitHost {
+    Managed(HostName),
+    Printed(PrintedHost),
+}
+
+impl InitHost {
+    pub fn from_name(name: &str) -> Option<InitHost> {
+        match name {
+            "codex" => Some(InitHost::Printed(PrintedHost::Codex)),
+            "gemini" => Some(InitHost::Printed(PrintedHost::GeminiCli)),
+            _ => HostName::from_name(name).map(InitHost::Managed),
+        }
+    }
 }
 
 const DOCTOR_EXAMPLE: &str = "Examples:
@@ -626,4 +658,32 @@ pub struct MemoryHotState {
 
     #[command(flatten)]
     pub scope: MemoryScope,
+}
+
+const MCP_EXAMPLE: &str = r#"Tools:
+  memory_search   ranked search over the workspace's and the user's entries
+  memory_list     the entries the memory block shows (all: every entry, with why not shown)
+  memory_add      remember a durable fact or rule (source manual; checked like a compaction
+                  candidate, since the agent wrote it)
+  memory_forget   forget an entry by id, or the one entry whose text holds every word of match
+  hot_state       the session's active files and open errors
+
+Examples:
+  ocmem init claude-code --mcp           # or: claude mcp add ocmem -- "$(command -v ocmem)" mcp
+  ocmem mcp --workspace ~/src/demo"#;
+
+/// Serve the agent's memory tools over the Model Context Protocol, on stdin and stdout
+///
+/// An MCP server for one workspace: the one DIR belongs to, else the current directory's (the
+/// host starts it in the project). Its tools search, list, add to and forget from that
+/// workspace's memory and the user's, and read a session's hot state, through the same locks,
+/// checks and secret scrubbing as the hooks. When memory is off (OCMEM_DISABLE, `ocmem memory
+/// off`) the tools still read but change nothing. Every problem is answered as a tool error;
+/// nothing but protocol messages is written to stdout.
+#[derive(Debug, Args)]
+#[command(after_help = MCP_EXAMPLE)]
+pub struct Mcp {
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
 }

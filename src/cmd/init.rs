@@ -9,11 +9,12 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use super::{print, Run};
-use crate::cli::Init;
+use crate::cli::{Init, InitHost};
 use crate::context::{Context, InstallEnv};
 use crate::domain::host_name::HostName;
 use crate::domain::install_level::Level;
 use crate::host::claude_code::settings as claude;
+use crate::host::mcp::{self, PrintedHost};
 use crate::host::opencode::plugin;
 use crate::store::host_files::{self, Original};
 use crate::store::workspace::project_root;
@@ -37,11 +38,24 @@ impl Run for Init {
             level,
             dry_run: self.print,
         };
-        let text = match (self.host, self.uninstall) {
-            (HostName::OpenCode, false) => install.opencode(&places)?,
-            (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
-            (HostName::ClaudeCode, false) => install.claude_code(&places)?,
-            (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+        let text = match (self.host, self.mcp) {
+            (InitHost::Managed(host), false) => match (host, self.uninstall) {
+                (HostName::OpenCode, false) => install.opencode(&places)?,
+                (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
+                (HostName::ClaudeCode, false) => install.claude_code(&places)?,
+                (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+            },
+            (InitHost::Managed(host), true) => match (host, self.uninstall) {
+                (HostName::OpenCode, _) => OPENCODE_HAS_TOOLS.to_string(),
+                (HostName::ClaudeCode, false) => install.claude_code_mcp(&places)?,
+                (HostName::ClaudeCode, true) => install.claude_code_mcp_uninstall(&places)?,
+            },
+            (InitHost::Printed(host), true) => printed_mcp(host, &binary, self.uninstall),
+            (InitHost::Printed(host), false) => bail!(
+                "ocmem does not install hooks into {} yet; `ocmem init {} --mcp` prints how to give it the memory tools",
+                host.display_name(),
+                host.cli_name()
+            ),
         };
         print(&text)
     }
@@ -90,6 +104,39 @@ impl Places {
         )
         .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
     }
+}
+
+impl Places {
+    /// The file Claude Code reads ocmem's MCP server from at `level`.
+    pub fn claude_mcp_file(&self, level: Level) -> Result<PathBuf> {
+        mcp::claude_code_path(
+            level,
+            &self.project_root,
+            self.home.as_deref(),
+            self.claude_config_dir.as_deref(),
+        )
+        .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
+    }
+}
+
+/// `init opencode --mcp`: the plugin registers the tools itself.
+const OPENCODE_HAS_TOOLS: &str = "OpenCode needs no MCP server: ocmem's plugin (`ocmem init opencode`) gives the agent the memory tools itself; nothing was changed\n";
+
+/// What to add to (or take out of) the configuration of a host init does not manage.
+fn printed_mcp(host: PrintedHost, binary: &Path, uninstall: bool) -> String {
+    let snippet = host.snippet(binary);
+    if uninstall {
+        return format!(
+            "ocmem does not manage {}'s configuration; to take the memory tools out, remove this from {}:\n\n{snippet}",
+            host.display_name(),
+            host.config_file()
+        );
+    }
+    format!(
+        "ocmem does not manage {}'s configuration; to give its agent the memory tools, add this to {}:\n\n{snippet}",
+        host.display_name(),
+        host.config_file()
+    )
 }
 
 /// An ocmem plugin file found in an OpenCode config directory.
@@ -389,6 +436,113 @@ impl Install<'_> {
                 if !self.dry_run {
                     out.push_str(&format!(
                         "removed Claude Code's ocmem hooks from {}, keeping everything else\n",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        if !self.dry_run {
+            host_files::forget_original(self.data_dir, &path)?;
+        }
+        Ok(out)
+    }
+
+    fn claude_code_mcp(&self, places: &Places) -> Result<String> {
+        let path = places.claude_mcp_file(self.level)?;
+        let file = read_settings(&path)?;
+        let entry = mcp::claude_code_entry(self.binary);
+        let before = mcp::claude_code_found(&file.value).cloned();
+        if before.as_ref() == Some(&entry) {
+            return Ok(format!(
+                "Claude Code's ocmem MCP server is already registered in {}, running {}\n",
+                path.display(),
+                self.binary.display()
+            ));
+        }
+        let installed = mcp::claude_code_install(&file.value, entry)
+            .with_context(|| format!("cannot add ocmem's MCP server to {}", path.display()))?;
+        if before.is_none() {
+            self.keep_original(&path, file.text.as_deref())?;
+        }
+        let mut out = String::new();
+        self.write(
+            &path,
+            &claude::render(&installed, file.text.as_deref()),
+            &mut out,
+        )?;
+        if self.dry_run {
+            return Ok(out);
+        }
+        let what = match before.as_ref().and_then(mcp::entry_binary) {
+            None => format!(
+                "registered ocmem's MCP server for Claude Code ({}) in {}",
+                self.level.as_str(),
+                path.display()
+            ),
+            Some(old) => format!(
+                "updated ocmem's MCP server in {} (it ran {old})",
+                path.display()
+            ),
+        };
+        out.push_str(&format!("{what}, running {} mcp\n", self.binary.display()));
+        if self.level == Level::Project {
+            out.push_str(
+                "Claude Code asks once whether to use the servers of a project's .mcp.json\n",
+            );
+        }
+        Ok(out)
+    }
+
+    fn claude_code_mcp_uninstall(&self, places: &Places) -> Result<String> {
+        let path = places.claude_mcp_file(self.level)?;
+        let file = read_settings(&path)?;
+        if mcp::claude_code_found(&file.value).is_none() {
+            return Ok(format!(
+                "ocmem's MCP server is not registered in {}\n",
+                path.display()
+            ));
+        }
+        let stripped = mcp::claude_code_uninstall(&file.value);
+        let original = host_files::read_original(self.data_dir, &path)?;
+        // The file as it was, when nothing but ocmem's entry changed since.
+        let restore = original.filter(|original| match &original.text {
+            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == stripped),
+            None => stripped == Value::Object(Default::default()),
+        });
+        let mut out = String::new();
+        match &restore {
+            Some(Original { text: None, .. }) if self.dry_run => {
+                out.push_str(&format!("would remove {}\n", path.display()));
+            }
+            Some(Original {
+                text: None,
+                created_dirs,
+                ..
+            }) => {
+                host_files::remove(&path)?;
+                host_files::remove_empty_dirs(created_dirs)?;
+                out.push_str(&format!(
+                    "removed {}, which ocmem had created\n",
+                    path.display()
+                ));
+            }
+            Some(Original {
+                text: Some(text), ..
+            }) => {
+                self.write(&path, text, &mut out)?;
+                if !self.dry_run {
+                    out.push_str(&format!(
+                        "removed ocmem's MCP server: {} is as it was before\n",
+                        path.display()
+                    ));
+                }
+            }
+            None => {
+                let text = claude::render(&stripped, file.text.as_deref());
+                self.write(&path, &text, &mut out)?;
+                if !self.dry_run {
+                    out.push_str(&format!(
+                        "removed ocmem's MCP server from {}, keeping everything else\n",
                         path.display()
                     ));
                 }

@@ -10,6 +10,7 @@ pub mod gc_archive;
 pub mod hook;
 pub mod init;
 pub mod input;
+pub mod mcp;
 pub mod memory;
 pub mod promote;
 pub mod render;
@@ -44,6 +45,7 @@ impl Run for Command {
             Command::Memory(cmd) => cmd.run(ctx),
             Command::Remember(cmd) => cmd.run(ctx),
             Command::Forget(cmd) => cmd.run(ctx),
+            Command::Mcp(cmd) => cmd.run(ctx),
         }
     }
 }

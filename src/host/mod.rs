@@ -3,4 +3,5 @@
 
 pub mod claude_code;
 pub mod json;
+pub mod mcp;
 pub mod opencode;

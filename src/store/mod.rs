@@ -23,6 +23,7 @@ mod lock;
 pub mod memory_top;
 mod person;
 pub mod repository;
+pub mod sessions;
 pub mod switch;
 pub mod user_memory;
 pub mod warnings;
