@@ -850,7 +850,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__add)
-            opts="-h --type --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1388,7 +1388,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__remember)
-            opts="-h --type --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -121,6 +121,7 @@ decision\t''
 reference\t''"
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l agent -d 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent\'s memory tools pass this)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -199,6 +200,7 @@ decision\t''
 reference\t''"
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l agent -d 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent\'s memory tools pass this)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -s h -l help -d 'Print help'

@@ -502,6 +502,11 @@ pub struct MemoryAdd {
     #[arg(long = "type", value_name = "TYPE", value_parser = memory_type_parser())]
     pub kind: Option<MemoryType>,
 
+    /// The agent wrote TEXT: check it as a compaction candidate too, which refuses session
+    /// narration, raw errors and counts (the agent's memory tools pass this)
+    #[arg(long)]
+    pub agent: bool,
+
     #[command(flatten)]
     pub scope: MemoryScope,
 }

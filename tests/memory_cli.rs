@@ -1218,3 +1218,19 @@ fn user_memory_is_added_listed_and_forgotten_with_user() {
         assert!(failed(&out).contains("--user"), "{}", failed(&out));
     }
 }
+
+#[test]
+fn what_the_agent_adds_is_gated_like_a_compaction_candidate() {
+    let repo = Repo::new();
+    let narration = "Fixed the login bug and ran the tests twice, both green";
+    let out = repo.run(&["memory", "add", narration, "--agent"]);
+    assert!(!out.status.success());
+    assert!(failed(&out).contains("not stored"), "{}", failed(&out));
+    assert!(!repo.memory_file().exists(), "a refusal writes nothing");
+    let durable = "Integration tests need the docker compose stack from deploy/compose.yaml";
+    let added = repo.json(&["memory", "add", durable, "--agent"]);
+    assert_eq!(added["entry"]["source"], "manual", "{added}");
+    // A person states what they mean: the same narration is theirs to keep.
+    let kept = repo.json(&["memory", "add", narration]);
+    assert_eq!(kept["entry"]["text"], narration, "{kept}");
+}

@@ -232,7 +232,12 @@ fn a_message_read_again_forgets_nothing_more() {
 #[test]
 fn what_a_conversation_forgot_shows_why_and_restores_by_hand() {
     let env = Env::new();
-    render(&env, SESSION, "m1", "Remember: the staging database is read-only.");
+    render(
+        &env,
+        SESSION,
+        "m1",
+        "Remember: the staging database is read-only.",
+    );
     render(
         &env,
         SESSION,
@@ -263,7 +268,12 @@ fn what_a_conversation_forgot_shows_why_and_restores_by_hand() {
     let all = entries(&env);
     let restored = entry(&all, "the staging database is read-only");
     assert_eq!(restored["status"], "active");
-    for field in ["supersededAt", "supersededWhy", "supersededReason", "supersededBy"] {
+    for field in [
+        "supersededAt",
+        "supersededWhy",
+        "supersededReason",
+        "supersededBy",
+    ] {
         assert!(restored.get(field).is_none(), "{field} left on {restored}");
     }
 }

@@ -469,7 +469,7 @@ function memoryTools(spawnOcmem, pluginDirectory, z) {
     },
 
     memory_add: async ({ text, type, user }, directory) => {
-      const flags = [...(type ? ["--type", type] : []), ...(user ? ["--user"] : [])];
+      const flags = ["--agent", ...(type ? ["--type", type] : []), ...(user ? ["--user"] : [])];
       const added = await memory(directory, "add", flags, [text]);
       if (added.failure) return { failure: `not remembered: ${added.failure}` };
       const { outcome, entry } = added.value;

@@ -298,7 +298,14 @@ fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String> {
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     // Checked before the store is touched: bad input changes nothing on disk.
-    memory_edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
+    let text = memory_edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
+    if cmd.agent {
+        if let Some(refused) =
+            memory_edit::agent_refusal(&text, memory_edit::kind_of(&text, cmd.kind))
+        {
+            bail!("{refused}");
+        }
+    }
     let added = ops::add_to_store(
         &store,
         &workspace.memory_file(),

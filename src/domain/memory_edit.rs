@@ -302,6 +302,25 @@ pub fn add(
     }
 }
 
+/// Why the agent's own wording of a memory is refused, if it is: what an agent adds (its tools,
+/// `memory add --agent`) is the model's wording of what is worth keeping, like a compaction
+/// candidate, so the compaction gate judges it too (session narration, raw errors, counts). A
+/// person's `memory add` is not gated that way: they state what they mean.
+pub fn agent_refusal(text: &str, kind: MemoryType) -> Option<String> {
+    let candidate = super::candidates::Candidate {
+        kind,
+        text: text.to_string(),
+        rationale: None,
+        line: text.to_string(),
+    };
+    super::candidates::gate(&candidate).err().map(|rejection| {
+        format!(
+            "not stored: it reads as {}; remember a durable fact or rule, stated as such",
+            rejection.reason()
+        )
+    })
+}
+
 /// Marks `entry` superseded at `now`, `why`, by `by` when an entry took its place.
 fn supersede(entry: &mut MemoryEntry, why: Why, by: Option<&str>, now: &str) {
     entry.status = EntryStatus::Superseded;

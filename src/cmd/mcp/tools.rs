@@ -16,7 +16,6 @@ use super::catalog::{self, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::cmd::memory::ops;
 use crate::context::Context;
 use crate::domain::active_files;
-use crate::domain::candidates::{gate, Candidate};
 use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, Source, WorkspaceMemory};
 use crate::domain::memory_edit::{self, Changed, Listed, NotShown};
 use crate::domain::memory_type::MemoryType;
@@ -295,17 +294,8 @@ fn memory_add(ctx: &Context, store: &Store, directory: &str, args: AddArgs) -> A
     // Checked before any store is touched: a refusal changes nothing on disk.
     let text = memory_edit::checked_text(&args.text)?;
     let kind = memory_edit::kind_of(&text, asked);
-    let candidate = Candidate {
-        kind,
-        text: text.clone(),
-        rationale: None,
-        line: text.clone(),
-    };
-    if let Err(rejection) = gate(&candidate) {
-        return Err(format!(
-            "not stored: it reads as {}; remember a durable fact or rule, stated as such",
-            rejection.reason()
-        ));
+    if let Some(refused) = memory_edit::agent_refusal(&text, kind) {
+        return Err(refused);
     }
     let scope = if args.user {
         Scope::User
