@@ -146,9 +146,30 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
 }
 
+/// The entry `claude mcp add` itself writes (recorded from Claude Code 2.1.330, see
+/// `fixtures/claude-code-2.1.330/mcp-add/README.md`), with `binary` as its command.
 fn ocmem_entry(binary: &Path) -> Value {
-    json!({"type": "stdio", "command": binary.to_str().unwrap(), "args": ["mcp"], "env": {}})
+    for recorded in [
+        include_str!("fixtures/claude-code-2.1.330/mcp-add/project.mcp.json"),
+        include_str!("fixtures/claude-code-2.1.330/mcp-add/user-mcpServers.json"),
+    ] {
+        let recorded: Value = serde_json::from_str(recorded).unwrap();
+        assert_eq!(
+            recorded["mcpServers"]["ocmem"]["command"], RECORDED_COMMAND,
+            "the fixture was recorded with {RECORDED_COMMAND}"
+        );
+    }
+    let recorded: Value = serde_json::from_str(include_str!(
+        "fixtures/claude-code-2.1.330/mcp-add/project.mcp.json"
+    ))
+    .unwrap();
+    let mut entry = recorded["mcpServers"]["ocmem"].clone();
+    entry["command"] = json!(binary.to_str().unwrap());
+    entry
 }
+
+/// The command the fixtures were recorded with.
+const RECORDED_COMMAND: &str = "/usr/local/bin/ocmem";
 
 #[test]
 fn a_project_gets_a_mcp_json_once_and_loses_it_again() {
