@@ -1234,3 +1234,36 @@ fn what_the_agent_adds_is_gated_like_a_compaction_candidate() {
     let kept = repo.json(&["memory", "add", narration]);
     assert_eq!(kept["entry"]["text"], narration, "{kept}");
 }
+
+#[test]
+fn what_list_calls_shown_is_what_a_new_session_shows_beside_user_memory() {
+    let repo = Repo::new();
+    seed(&repo, 28);
+    let shown = |value: &Value| {
+        value["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["shown"] == json!(true))
+            .count()
+    };
+    assert_eq!(shown(&repo.json(&["memory", "list", "--all"])), 28);
+    for text in [
+        "Reply in Traditional Chinese",
+        "Keep answers short and lead with the result",
+        "Never add emoji to commit messages",
+    ] {
+        repo.json(&["memory", "add", text, "--type", "feedback", "--user"]);
+    }
+    let listed = repo.json(&["memory", "list", "--all"]);
+    let block = repo.env.render(repo.root_str(), "ses_shown");
+    let workspace_part = &block[block.find("Workspace memory").unwrap()..];
+    let rendered = workspace_part
+        .lines()
+        .filter(|l| l.starts_with("- "))
+        .count();
+    assert_eq!(rendered, 25, "{block}");
+    assert_eq!(shown(&listed), rendered, "{listed}");
+    let user = repo.json(&["memory", "list", "--user"]);
+    assert_eq!(shown(&user), 3, "{user}");
+}

@@ -21,7 +21,7 @@ use crate::cli::{
 use crate::context::{Context, TerminalEnv};
 use crate::domain::archive::Restored;
 use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, WorkspaceMemory};
-use crate::domain::memory_edit::{self, Changed, Edited, Listed, NotShown};
+use crate::domain::memory_edit::{self, Changed, Edited, Listed, NotShown, Part};
 use crate::domain::search;
 use crate::store::archive::{archive_path, read_archive, restore_archived};
 use crate::store::switch::{is_off, off_marker};
@@ -147,6 +147,23 @@ fn workspace_only(store: &Store, term: &TerminalEnv, scope: &MemoryScope) -> Res
     Ok(workspace(store, term, scope)?.workspace)
 }
 
+/// `memory`'s entries, each with whether a new session's block shows it: with user memory
+/// first, as the hooks render it (a user memory that cannot be read counts as none here).
+fn listing<'a>(
+    store: &Store,
+    target: &Target,
+    memory: &'a WorkspaceMemory,
+    now_ms: i64,
+) -> Vec<Listed<'a>> {
+    if target.is_user() {
+        return memory_edit::listing_with(Part::User, Some(memory), None, memory, now_ms);
+    }
+    let user = ops::read_store(store, &store.user_memory_file())
+        .ok()
+        .flatten();
+    memory_edit::listing_with(Part::Workspace, user.as_ref(), Some(memory), memory, now_ms)
+}
+
 /// The memory as it is (none yet: empty), for reading.
 fn read(store: &Store, workspace: &Target) -> Result<WorkspaceMemory> {
     Ok(ops::read_store(store, &workspace.memory_file())?
@@ -187,7 +204,7 @@ fn list(ctx: &Context, term: &TerminalEnv, cmd: &MemoryList) -> Result<String> {
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
-    let listed = memory_edit::listing(&memory, ctx.now_ms);
+    let listed = listing(&store, &workspace, &memory, ctx.now_ms);
     let wanted = |l: &&Listed| {
         cmd.kind.is_none_or(|k| l.entry.kind == k) && cmd.source.is_none_or(|s| l.entry.source == s)
     };
@@ -272,7 +289,7 @@ fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShow) -> Result<String> {
     let not_shown = if archived {
         Some(NotShown::Superseded)
     } else {
-        memory_edit::listing(&memory, ctx.now_ms)
+        listing(&store, &workspace, &memory, ctx.now_ms)
             .into_iter()
             .find(|l| l.entry.id == entry.id)
             .and_then(|l| l.not_shown)
@@ -478,7 +495,7 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
-    let listed: Vec<Listed> = memory_edit::listing(&memory, ctx.now_ms)
+    let listed: Vec<Listed> = listing(&store, &workspace, &memory, ctx.now_ms)
         .into_iter()
         .filter(|l| l.entry.status == EntryStatus::Active)
         .collect();

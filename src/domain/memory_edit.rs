@@ -141,8 +141,44 @@ pub struct Listed<'a> {
 /// Every entry of `memory`: the active ones best first by rank, then the superseded ones, the
 /// most recently superseded first; each with whether the block rendered at `now_ms` shows it.
 pub fn listing(memory: &WorkspaceMemory, now_ms: i64) -> Vec<Listed<'_>> {
-    let block = render_block(memory, Some(now_ms));
-    let sections = block_sections(&block);
+    listing_in(memory, &render_block(memory, Some(now_ms)), now_ms)
+}
+
+/// Which memory of a combined block (see `user_memory::render_memory_block`) is listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Workspace,
+    User,
+}
+
+/// Every entry of `memory`, as `listing`, but judged against the block a new session gets
+/// with user memory first: `user` and `workspace` are both memories, `part` says which one
+/// is listed. User memory takes its share of the budget, so a workspace entry that fits its
+/// own block may not fit the combined one.
+pub fn listing_with<'a>(
+    part: Part,
+    user: Option<&WorkspaceMemory>,
+    workspace: Option<&WorkspaceMemory>,
+    listed: &'a WorkspaceMemory,
+    now_ms: i64,
+) -> Vec<Listed<'a>> {
+    let block = super::user_memory::render_memory_block(user, workspace, Some(now_ms));
+    // The combined block is the user section, then the workspace's under its own header.
+    let (user_part, workspace_part) = match block.find(super::render::WORKSPACE_HEADER) {
+        Some(at) => block.split_at(at),
+        None => (block.as_str(), ""),
+    };
+    let shown = match part {
+        Part::User => user_part,
+        Part::Workspace => workspace_part,
+    };
+    listing_in(listed, shown, now_ms)
+}
+
+/// Every entry of `memory`, each with whether `block` (a block's header and its sections)
+/// shows it and why not.
+fn listing_in<'a>(memory: &'a WorkspaceMemory, block: &str, now_ms: i64) -> Vec<Listed<'a>> {
+    let sections = block_sections(block);
     let top: Vec<&MemoryEntry> = top_ranked(memory, usize::MAX);
     let mut listed: Vec<Listed> = top
         .iter()

@@ -17,7 +17,7 @@ use crate::cmd::memory::ops;
 use crate::context::Context;
 use crate::domain::active_files;
 use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, Source, WorkspaceMemory};
-use crate::domain::memory_edit::{self, Changed, Listed, NotShown};
+use crate::domain::memory_edit::{self, Changed, Listed, NotShown, Part};
 use crate::domain::memory_type::MemoryType;
 use crate::domain::open_errors;
 use crate::domain::paths::relative_to;
@@ -108,9 +108,19 @@ impl Memories {
         [Scope::Workspace, Scope::User]
             .into_iter()
             .flat_map(|scope| {
-                memory_edit::listing(self.of(scope), now_ms)
-                    .into_iter()
-                    .map(move |listed| (scope, listed))
+                let (part, workspace) = match scope {
+                    Scope::Workspace => (Part::Workspace, Some(&self.of_workspace)),
+                    Scope::User => (Part::User, None),
+                };
+                memory_edit::listing_with(
+                    part,
+                    Some(&self.of_user),
+                    workspace,
+                    self.of(scope),
+                    now_ms,
+                )
+                .into_iter()
+                .map(move |listed| (scope, listed))
             })
             .collect()
     }
