@@ -3,6 +3,7 @@
 //! file exists, never a write, a quarantine or a new file), and hands what it found to
 //! `domain::audit`, which counts, judges and formats.
 
+use crate::store::user_memory::UserMemory;
 use anyhow::{bail, Context as _, Result};
 
 use super::{print, Run};
@@ -40,7 +41,12 @@ impl Run for Baseline {
             .iter()
             .map(|files| workspace_input(&store, files, ctx.now_ms))
             .collect::<Result<Vec<_>>>()?;
-        let report = audit::report(&data_dir, ctx.now_ms, &inputs);
+        // Read only, as the rest: a user memory that cannot be read counts as none here.
+        let user = match store.snapshot::<UserMemory>(&store.user_memory_file()) {
+            Ok(Stored::Ok(memory)) => Some(memory.0),
+            _ => None,
+        };
+        let report = audit::report(&data_dir, ctx.now_ms, &inputs, user.as_ref());
 
         // Which workspaces have memory turned off (`ocmem memory off`), by key.
         let off: Vec<&str> = workspaces

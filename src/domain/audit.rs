@@ -23,15 +23,16 @@ use serde_json::Value;
 
 use super::false_positive::judge;
 use super::memory::{
-    ranked, render_block, stale_days, EntryStatus, MemoryEntry, Source, WorkspaceMemory,
-    MAX_RENDERED_ENTRIES, MEMORY_VERSION,
+    ranked, stale_days, EntryStatus, MemoryEntry, Source, WorkspaceMemory, MAX_RENDERED_ENTRIES,
+    MEMORY_VERSION,
 };
 use super::memory_type::MemoryType;
-use super::render::{entry_line, human_bytes, one_line};
+use super::render::{entry_line, human_bytes, one_line, WORKSPACE_HEADER};
 use super::secrets::{scrub, secret_kinds};
 use super::session::{ErrorStatus, SessionState, SESSION_VERSION};
 use super::sweep::idle_days;
 use super::time::format_rfc3339_ms;
+use super::user_memory::render_memory_block;
 use super::verified;
 
 /// The version of the JSON report's layout. Adding a field keeps it; renaming, removing or
@@ -397,11 +398,16 @@ impl Problem {
 // The audit.
 
 /// Audits every workspace (in the order given) and sums them up.
-pub fn report(data_dir: &Path, now_ms: i64, inputs: &[WorkspaceInput]) -> Report {
+pub fn report(
+    data_dir: &Path,
+    now_ms: i64,
+    inputs: &[WorkspaceInput],
+    user: Option<&WorkspaceMemory>,
+) -> Report {
     let mut workspaces = Vec::new();
     let mut problems = Vec::new();
     for input in inputs {
-        let (audit, found) = audit_workspace(input, now_ms);
+        let (audit, found) = audit_workspace_with(input, user, now_ms);
         workspaces.push(audit);
         problems.extend(found);
     }
@@ -418,6 +424,16 @@ pub fn report(data_dir: &Path, now_ms: i64, inputs: &[WorkspaceInput]) -> Report
 
 /// One workspace's figures and problems.
 pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, Vec<Problem>) {
+    audit_workspace_with(input, None, now_ms)
+}
+
+/// `audit_workspace`, with `user` memory rendered first in the block as the hooks render it:
+/// it takes its share of the budget, so fewer workspace entries may be rendered.
+pub fn audit_workspace_with(
+    input: &WorkspaceInput,
+    user: Option<&WorkspaceMemory>,
+    now_ms: i64,
+) -> (WorkspaceAudit, Vec<Problem>) {
     let mut problems = Vec::new();
     let problem = |kind, path: &Path, id: Option<&str>, rule, detail: String| Problem {
         workspace: input.key.clone(),
@@ -483,7 +499,11 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
             audit.memory_version = Some(memory.version);
             audit.root = Some(memory.workspace.root.clone()).filter(|r| !r.is_empty());
             audit.budget_chars = Some(memory.limits.max_rendered_chars);
-            let block = render_block(memory, Some(now_ms));
+            let block = render_memory_block(user, Some(memory), Some(now_ms));
+            // The workspace's own entries are under its header, after the user section.
+            let workspace_part = block
+                .find(WORKSPACE_HEADER)
+                .map_or(block.as_str(), |at| &block[at..]);
             audit.verified_commands = verified::shown(&memory.verified_commands)
                 .into_iter()
                 .map(|(category, v)| VerifiedCommand {
@@ -494,7 +514,7 @@ pub fn audit_workspace(input: &WorkspaceInput, now_ms: i64) -> (WorkspaceAudit, 
                 })
                 .collect();
             audit.rendered_chars = block.chars().count() as u64;
-            let rendered = rendered_entries(memory, &block, now_ms);
+            let rendered = rendered_entries(memory, workspace_part, now_ms);
             for (entry, shown) in memory.entries.iter().zip(rendered) {
                 audit
                     .entries
@@ -1087,13 +1107,48 @@ fn shorten_root(root: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::command::Category;
-    use crate::domain::memory::{merge, NewMemory};
+    use crate::domain::memory::{merge, render_block, NewMemory};
     use crate::domain::session::OpenError;
     use crate::domain::time::parse_rfc3339;
     use serde_json::{json, Map};
 
     const NOW: i64 = 1_795_276_800_000; // 2026-11-21T16:00:00Z
     const DAY: i64 = 86_400_000;
+
+    #[test]
+    fn user_memory_takes_its_share_of_the_block_the_audit_counts() {
+        let texts: Vec<String> = (0..28)
+            .map(|i| format!("Decision {i} keeps service {i} behind the gateway"))
+            .collect();
+        let entries: Vec<(MemoryType, &str, Source)> = texts
+            .iter()
+            .map(|t| (MemoryType::Decision, t.as_str(), Source::Compaction))
+            .collect();
+        let workspace = memory_with(&entries);
+        let user = memory_with(&[
+            (
+                MemoryType::Feedback,
+                "Reply in Traditional Chinese",
+                Source::Explicit,
+            ),
+            (
+                MemoryType::Feedback,
+                "Keep answers short and lead with the result",
+                Source::Explicit,
+            ),
+            (
+                MemoryType::Feedback,
+                "Never add emoji to commit messages",
+                Source::Explicit,
+            ),
+        ]);
+        let alone = audit_workspace(&input(Stored::Ok(workspace.clone()), vec![]), NOW).0;
+        assert_eq!(alone.entries.not_rendered, 0);
+        let beside =
+            audit_workspace_with(&input(Stored::Ok(workspace), vec![]), Some(&user), NOW).0;
+        assert_eq!(beside.entries.not_rendered, 3);
+        assert!(beside.rendered_chars > alone.rendered_chars);
+    }
 
     fn memory_with(entries: &[(MemoryType, &str, Source)]) -> WorkspaceMemory {
         let mut memory = WorkspaceMemory::new("/home/dev/demo", "0123456789abcdef");
@@ -1363,6 +1418,7 @@ mod tests {
             Path::new("/data"),
             NOW,
             &[input(Stored::Ok(memory_with(&[])), Vec::new())],
+            None,
         );
         assert_eq!(
             serde_json::to_value(&report).unwrap()["workspaces"][0]["verifiedCommands"],
@@ -1415,7 +1471,7 @@ mod tests {
         );
         let mut b = input(Stored::Corrupt("bad".into()), vec![]);
         b.key = "fedcba9876543210".into();
-        let report = report(Path::new("/data"), NOW, &[a, b]);
+        let report = report(Path::new("/data"), NOW, &[a, b], None);
         assert_eq!(report.totals.workspaces, 2);
         assert_eq!(report.totals.entries.active, 1);
         assert_eq!(report.totals.bytes, 8192);
@@ -1447,7 +1503,7 @@ mod tests {
             )])),
             vec![Stored::Corrupt("not valid JSON".into())],
         );
-        let table = render_table(&report(Path::new("/data"), NOW, &[a]), None);
+        let table = render_table(&report(Path::new("/data"), NOW, &[a], None), None);
         let lines: Vec<&str> = table.lines().collect();
         assert!(
             lines[0].starts_with("KEY               ROOT            ENTRIES"),
@@ -1473,7 +1529,7 @@ mod tests {
         assert!(table.contains(
             "problems (1):\n- 0123456789abcdef corrupt: sessions/s0.json does not parse (not valid JSON)"
         ), "{table}");
-        let empty = report(Path::new("/data"), NOW, &[]);
+        let empty = report(Path::new("/data"), NOW, &[], None);
         assert_eq!(
             render_table(&empty, None),
             "no workspaces under /data: nothing to audit\n"
