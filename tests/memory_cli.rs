@@ -1267,3 +1267,41 @@ fn what_list_calls_shown_is_what_a_new_session_shows_beside_user_memory() {
     let user = repo.json(&["memory", "list", "--user"]);
     assert_eq!(shown(&user), 3, "{user}");
 }
+
+#[test]
+fn gc_archives_what_user_memory_superseded_long_ago_and_restores_it() {
+    let repo = Repo::new();
+    let added = repo.json(&[
+        "memory",
+        "add",
+        "Reply in Traditional Chinese",
+        "--type",
+        "feedback",
+        "--user",
+    ]);
+    let id = added["entry"]["id"].as_str().unwrap().to_string();
+    repo.ok(&["memory", "forget", &id, "--user"]);
+    let later = |args: &[&str]| {
+        let out = repo
+            .env
+            .ocmem()
+            .env("OCMEM_NOW", "2027-01-05T16:00:00Z")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_success(&out);
+        stdout(&out)
+    };
+    let swept = later(&["gc", "--sweep", "--json"]);
+    assert!(swept.contains("user-memory.json"), "{swept}");
+    let archive = repo.env.data.join("user-memory.archive.jsonl");
+    assert!(fs::read_to_string(&archive).unwrap().contains(&id));
+    let user = fs::read_to_string(repo.env.data.join("user-memory.json")).unwrap();
+    assert!(!user.contains(&id), "{user}");
+    // `memory show --user` still finds it, in the archive.
+    assert!(repo.ok(&["memory", "show", &id, "--user"]).contains("Traditional Chinese"));
+
+    later(&["gc", "--restore-archived", &id]);
+    let user = fs::read_to_string(repo.env.data.join("user-memory.json")).unwrap();
+    assert!(user.contains(&id), "{user}");
+}

@@ -133,6 +133,23 @@ fn sweep(ctx: &Context, gc: &Gc, ttl: u16) -> Result<String> {
     for workspace in workspaces(ctx, gc.workspace.as_deref())? {
         sweep_workspace(&store, &workspace, now, ttl, gc.dry_run, &mut sweep)?;
     }
+    // User memory belongs to no workspace: swept with all of them, not with one.
+    let user_memory = store.user_memory_file();
+    if gc.workspace.is_none() && user_memory.exists() {
+        if let Some(archived) =
+            crate::store::archive::archive_due(&store, &user_memory, now, gc.dry_run)?
+        {
+            sweep.push(
+                RemovalKind::ArchivedEntries,
+                &user_memory,
+                archived.bytes,
+                None,
+            );
+            if let Some(removal) = sweep.removed.last_mut() {
+                removal.entries = Some(archived.entries);
+            }
+        }
+    }
     let bytes: u64 = sweep.removed.iter().map(|r| r.bytes).sum();
     if gc.json {
         let report = json!({

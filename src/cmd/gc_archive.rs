@@ -39,8 +39,15 @@ pub fn restore(ctx: &Context, gc: &Gc, id: &str) -> Result<String> {
         .as_deref()
         .map(|dir| store.locate_workspace(&dir.to_string_lossy()).key);
     let mut holders = Vec::new();
-    for workspace in scan(&ctx.data_dir, only.as_deref())? {
-        let memory_file = workspace.dir.join(crate::store::inventory::MEMORY_FILE);
+    let mut memory_files: Vec<PathBuf> = scan(&ctx.data_dir, only.as_deref())?
+        .iter()
+        .map(|workspace| workspace.dir.join(crate::store::inventory::MEMORY_FILE))
+        .collect();
+    // User memory's archive is searched too, unless one workspace was named.
+    if only.is_none() {
+        memory_files.push(store.user_memory_file());
+    }
+    for memory_file in memory_files {
         let archive = read_archive(&archive_path(&memory_file))?;
         if archive.is_some_and(|a| a.get(id).is_some()) {
             holders.push(memory_file);

@@ -23,8 +23,15 @@ pub const ARCHIVE_FILE: &str = "workspace-memory.archive.jsonl";
 
 /// The archive of the memory store at `memory_file`.
 pub fn archive_path(memory_file: &Path) -> PathBuf {
+    // User memory's archive is named after it, beside it in the data directory.
+    if memory_file.file_name() == Some(std::ffi::OsStr::new(super::user_memory::USER_MEMORY_FILE)) {
+        return memory_file.with_file_name(USER_ARCHIVE_FILE);
+    }
     memory_file.with_file_name(ARCHIVE_FILE)
 }
+
+/// The archive of user memory (`user-memory.json`).
+pub const USER_ARCHIVE_FILE: &str = "user-memory.archive.jsonl";
 
 /// What moving entries to the archive did (or, in a dry run, would do).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
