@@ -1299,7 +1299,9 @@ fn gc_archives_what_user_memory_superseded_long_ago_and_restores_it() {
     let user = fs::read_to_string(repo.env.data.join("user-memory.json")).unwrap();
     assert!(!user.contains(&id), "{user}");
     // `memory show --user` still finds it, in the archive.
-    assert!(repo.ok(&["memory", "show", &id, "--user"]).contains("Traditional Chinese"));
+    assert!(repo
+        .ok(&["memory", "show", &id, "--user"])
+        .contains("Traditional Chinese"));
 
     later(&["gc", "--restore-archived", &id]);
     let user = fs::read_to_string(repo.env.data.join("user-memory.json")).unwrap();
