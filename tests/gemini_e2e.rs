@@ -21,6 +21,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+#[path = "e2e/anthropic_model.rs"]
+#[allow(dead_code)]
+mod anthropic_model;
+#[path = "e2e/claude_code.rs"]
+#[allow(dead_code)]
+mod claude_code;
 #[path = "e2e/demo.rs"]
 mod demo;
 #[path = "e2e/gemini.rs"]
@@ -48,6 +54,11 @@ const FIRST_PROMPT: &str =
     "please fix the typecheck. remember this: always run npm run typecheck before committing";
 /// The user's next message in the same session (`--resume latest`).
 const CONTINUE_PROMPT: &str = "go on and fix the type error";
+/// The user's last message in the first session, after Gemini CLI compressed it.
+const THANKS_PROMPT: &str = "thanks";
+/// Prompt tokens reported with the edit: over half the model's window
+/// (`model.compressionThreshold` is 0.5), so Gemini CLI compresses before its next request.
+const FULL_CONTEXT: u64 = 600_000;
 /// The user's message in a later session.
 const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
 /// The user's message in the session whose hooks name a missing binary.
@@ -98,6 +109,7 @@ fn turn_script(prompt: &str, demo: &Path) -> (Vec<(&'static str, Value)>, &'stat
             )
         }
         SECOND_PROMPT => (Vec::new(), "Run the typecheck before committing."),
+        THANKS_PROMPT => (Vec::new(), "You're welcome."),
         _ => (Vec::new(), MISSING_ANSWER),
     }
 }
@@ -105,7 +117,13 @@ fn turn_script(prompt: &str, demo: &Path) -> (Vec<(&'static str, Value)>, &'stat
 fn script(demo: &Path) -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
     let demo = demo.to_path_buf();
     move |body: &Value| {
-        let prompts = [FIRST_PROMPT, CONTINUE_PROMPT, SECOND_PROMPT, MISSING_PROMPT];
+        let prompts = [
+            FIRST_PROMPT,
+            CONTINUE_PROMPT,
+            THANKS_PROMPT,
+            SECOND_PROMPT,
+            MISSING_PROMPT,
+        ];
         let Some((prompt, done)) = turn(body, &prompts) else {
             return Reply::Unserved;
         };
@@ -117,6 +135,11 @@ fn script(demo: &Path) -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                     "call_{}_{done}",
                     prompts.iter().position(|p| *p == prompt).unwrap()
                 ),
+                prompt_tokens: if name == "replace" {
+                    FULL_CONTEXT
+                } else {
+                    1_200
+                },
                 name: name.to_string(),
                 args,
             },
@@ -202,6 +225,54 @@ impl Gemini<'_> {
     }
 }
 
+/// One `claude -p SECOND_PROMPT` in the demo repository, with the hooks `ocmem init claude-code
+/// --project` installs, the same ocmem data directory and a scripted Anthropic API that only
+/// answers. Returns the text of its first model request (system prompt and messages).
+fn claude_code_first_context(layout: &Layout, deadline: Instant) -> String {
+    let bin = claude_code::install(layout, INSTALL_TIMEOUT, deadline);
+    let server = anthropic_model::Server::start(Arc::new(|_: &anthropic_model::Exchange| {
+        anthropic_model::Reply::text("Run the typecheck before committing.")
+    }));
+    run(
+        &mut ocmem(layout, &["init", "claude-code", "--project"]),
+        "ocmem-init-claude-code",
+        &layout.logs,
+        SHORT_TIMEOUT,
+        deadline,
+    )
+    .assert_success("ocmem init claude-code --project");
+    let permissions = layout.root.join("permissions.json");
+    fs::write(&permissions, claude_code::settings(None).to_string()).unwrap();
+    let permissions = permissions.to_string_lossy().into_owned();
+    let args = [
+        "-p",
+        SECOND_PROMPT,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--tools",
+        claude_code::TOOLS,
+        "--settings",
+        &permissions,
+    ];
+    run(
+        &mut claude_code::claude(layout, &bin, &server.base_url, &args),
+        "claude-session",
+        &layout.logs,
+        RUN_TIMEOUT,
+        deadline,
+    )
+    .assert_success("claude -p");
+    let exchanges = server.exchanges();
+    let first = exchanges
+        .iter()
+        .find(|e| e.is_message() && e.has_user_text(SECOND_PROMPT))
+        .unwrap_or_else(|| panic!("Claude Code sent no request with the prompt"));
+    let mut texts = vec![first.system()];
+    texts.extend(first.texts().into_iter().map(|(_, text)| text));
+    texts.join("\n")
+}
+
 #[test]
 fn ocmem_gives_gemini_cli_a_working_memory() {
     let deadline = Instant::now() + TEST_BUDGET;
@@ -219,7 +290,7 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
     );
     let entry = gemini::install(&layout, INSTALL_TIMEOUT, deadline);
     demo::write_typescript_project(&layout.demo);
-    write(&layout.demo, ".gitignore", "fixed\n.gemini/\n");
+    write(&layout.demo, ".gitignore", "fixed\n.gemini/\n.claude/\n");
     demo::git_repo(&layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
     write(
         &layout.home,
@@ -282,6 +353,27 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
         "{errors:?}"
     );
     assert!(layout.demo.join("fixed").exists());
+    // Gemini CLI compressed the history after the edit; the transcript says so, and the resumed
+    // session's start (which shows the whole block) takes that compression as seen.
+    let exchanges = server.exchanges();
+    assert!(
+        exchanges
+            .iter()
+            .any(|e| matches!(e.reply, Reply::Summary(_))),
+        "Gemini CLI did not compress"
+    );
+    assert!(session_store(&layout)["seenCompression"].is_null());
+    gemini.run(
+        "gemini-2b",
+        &["--yolo", "--resume", "latest", "-p", THANKS_PROMPT],
+    );
+    let seen = session_store(&layout)["seenCompression"].clone();
+    assert!(
+        seen.is_string(),
+        "the compression was not found in the transcript"
+    );
+    let thanks = ocmem_texts(&first_request(&server.exchanges(), THANKS_PROMPT)).join("\n");
+    assert!(thanks.contains(REMEMBERED), "{thanks}");
 
     // A new session: the rule is in its first request, no error of the other session.
     gemini.run("gemini-3", &["--yolo", "-p", SECOND_PROMPT]);
@@ -303,6 +395,10 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
         "{}",
         fs::read_to_string(&log).unwrap_or_default()
     );
+
+    // A Claude Code session of the same repository starts with what Gemini's sessions left.
+    let claude_block = claude_code_first_context(&layout, deadline);
+    assert!(claude_block.contains(REMEMBERED), "{claude_block}");
 
     // The settings naming a binary that does not exist: Gemini CLI still answers.
     let settings_path = layout.demo.join(".gemini/settings.json");

@@ -156,7 +156,9 @@ fn shell(env: &Env, at: &str, command: &str, llm_content: &str) -> Value {
 
 fn compressed(env: &Env, summary: &str) {
     use std::io::Write;
+    // As Gemini CLI rewrites the history: the session's context, the summary, its answer.
     let record = json!({"$set": {"messages": [
+        {"id": "c", "type": "user", "content": [{"text": "<session_context>\nThis is the Gemini CLI.\n</session_context>"}]},
         {"id": "a", "type": "user", "content": [{"text": summary}]},
         {"id": "b", "type": "gemini", "content": [{"text": "Got it. Thanks for the additional context!"}]}
     ]}});

@@ -10,8 +10,8 @@
 //!   sentence starting with `Command` instead of `Output: …`;
 //! - a tool that fails still fires `AfterTool`, with `tool_response.error`;
 //! - `PreCompress` fires before every model call, so it says nothing about a compression; a
-//!   compression rewrites the transcript's `messages` to start with the summary, a user
-//!   message holding a `<state_snapshot>`;
+//!   compression rewrites the transcript's `messages`: the session's context, then the summary,
+//!   a user message holding a `<state_snapshot>`;
 //! - only JSON on stdout is read; with nothing on stdout, stderr is parsed instead.
 
 pub mod settings;
@@ -289,17 +289,20 @@ fn glob_files(llm_content: &str) -> Vec<String> {
 const SNAPSHOT_TAG: &str = "<state_snapshot>";
 
 /// A digest of the summary the latest compression recorded in a transcript (JSON lines, each a
-/// message or a `{"$set": {"messages": [...]}}` rewrite), `None` when it records none.
+/// message or a `{"$set": {"messages": [...]}}` rewrite of the whole history, where the summary
+/// is a user message after the session's context), `None` when it records none.
 pub fn latest_compression(transcript: &str) -> Option<String> {
     transcript.lines().rev().find_map(|line| {
         if !line.contains(SNAPSHOT_TAG) || !line.contains("\"$set\"") {
             return None;
         }
         let record: Value = serde_json::from_str(line).ok()?;
-        let first = record["$set"]["messages"].as_array()?.first()?;
-        let text = first_text(&first["content"])?;
-        text.contains(SNAPSHOT_TAG)
-            .then(|| sha256_hex(text)[..16].to_string())
+        let messages = record["$set"]["messages"].as_array()?;
+        messages.iter().find_map(|message| {
+            let text = first_text(&message["content"]).filter(|_| message["type"] == "user")?;
+            text.contains(SNAPSHOT_TAG)
+                .then(|| sha256_hex(text)[..16].to_string())
+        })
     })
 }
 

@@ -29,7 +29,7 @@ pub fn install(layout: &Layout, timeout: Duration, deadline: Instant) -> PathBuf
 pub fn user_settings() -> Value {
     json!({
         "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
-        "model": {"name": MODEL},
+        "model": {"name": MODEL, "compressionThreshold": 0.5},
         "telemetry": {"enabled": false},
         "privacy": {"usageStatisticsEnabled": false},
         "general": {"disableAutoUpdate": true, "disableUpdateNag": true}

@@ -22,7 +22,12 @@ pub enum Reply {
         id: String,
         name: String,
         args: Value,
+        /// The prompt tokens reported with it: a large count makes Gemini CLI compress the
+        /// history before its next request.
+        prompt_tokens: u64,
     },
+    /// The answer to a compression's (non-streamed) requests: its summary.
+    Summary(String),
     /// A request the script has no answer for.
     Unserved,
 }
@@ -88,6 +93,13 @@ pub fn turn<'a>(body: &Value, prompts: &[&'a str]) -> Option<(&'a str, usize)> {
 
 pub type Script = dyn Fn(&Value) -> Reply + Send + Sync;
 
+/// Prompt tokens reported with an ordinary step.
+const SMALL_USAGE: u64 = 1_200;
+
+/// What a compression's summary holds: Gemini CLI asks for a `<state_snapshot>`.
+pub const SNAPSHOT: &str =
+    "<state_snapshot>\n<overall_goal>Fix the typecheck of the demo.</overall_goal>\n</state_snapshot>";
+
 pub struct Server {
     pub base_url: String,
     log: Arc<Mutex<Vec<Exchange>>>,
@@ -98,9 +110,10 @@ impl Server {
         let log: Arc<Mutex<Vec<Exchange>>> = Arc::default();
         let recorded = Arc::clone(&log);
         let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            let streaming = request.path.contains(":streamGenerateContent");
-            let reply = if streaming {
+            let reply = if request.path.contains(":streamGenerateContent") {
                 script(&request.body)
+            } else if request.path.contains(":generateContent") {
+                Reply::Summary(SNAPSHOT.to_string())
             } else {
                 Reply::Unserved
             };
@@ -119,16 +132,36 @@ impl Server {
                         "message": "not scripted", "status": "NOT_FOUND"}}),
                     );
                 }
-                Reply::Text(text) => json!([{"text": text}]),
-                Reply::Call { id, name, args } => {
-                    json!([{"functionCall": {"id": id, "name": name, "args": args}}])
+                Reply::Summary(text) => {
+                    return write_json(
+                        out,
+                        "200 OK",
+                        &json!({
+                            "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                            "finishReason": "STOP", "index": 0}],
+                            "usageMetadata": {"promptTokenCount": SMALL_USAGE,
+                                              "candidatesTokenCount": 20,
+                                              "totalTokenCount": SMALL_USAGE + 20}
+                        }),
+                    );
                 }
+                Reply::Text(text) => (json!([{"text": text}]), SMALL_USAGE),
+                Reply::Call {
+                    id,
+                    name,
+                    args,
+                    prompt_tokens,
+                } => (
+                    json!([{"functionCall": {"id": id, "name": name, "args": args}}]),
+                    *prompt_tokens,
+                ),
             };
+            let (parts, prompt_tokens) = parts;
             let chunk = json!({
                 "candidates": [{"content": {"role": "model", "parts": parts},
                                 "finishReason": "STOP", "index": 0}],
-                "usageMetadata": {"promptTokenCount": 1200, "candidatesTokenCount": 20,
-                                  "totalTokenCount": 1220},
+                "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": 20,
+                                  "totalTokenCount": prompt_tokens + 20},
                 "modelVersion": "gemini-2.5-pro"
             });
             write_event_stream_head(out)?;

@@ -185,8 +185,15 @@ fn events_decode_with_their_session() {
 
 #[test]
 fn the_latest_compression_is_found_in_the_transcript() {
-    let message = |text: &str| json!({"id": "m", "type": "user", "content": [{"text": text}]});
-    let set = |first: &str| json!({"$set": {"messages": [message(first), message("Got it.")]}});
+    let message =
+        |kind: &str, text: &str| json!({"id": "m", "type": kind, "content": [{"text": text}]});
+    let set = |summary: &str| {
+        json!({"$set": {"messages": [
+            message("user", "<session_context>\nThis is the Gemini CLI.\n</session_context>"),
+            message("user", summary),
+            message("gemini", "Got it. Thanks for the additional context!"),
+        ]}})
+    };
     let first = set("<state_snapshot>one</state_snapshot>").to_string();
     let second = set("<state_snapshot>two</state_snapshot>").to_string();
     let plain = json!({"id": "u", "type": "user", "content": [{"text": "<state_snapshot>x"}]});
@@ -205,6 +212,9 @@ fn the_latest_compression_is_found_in_the_transcript() {
         Some(two)
     );
     assert_eq!(latest_compression(&set("no snapshot").to_string()), None);
+    // The model saying the tag is no compression.
+    let answered = json!({"$set": {"messages": [message("gemini", "<state_snapshot>x")]}});
+    assert_eq!(latest_compression(&answered.to_string()), None);
 }
 
 #[test]
