@@ -221,6 +221,12 @@ impl Gemini<'_> {
             self.deadline,
         );
         finished.assert_success(name);
+        // Gemini CLI reports a failed hook (an exit status other than 0) on stderr.
+        assert!(
+            !finished.stderr.contains("failed for event"),
+            "{name}: a hook failed:\n{}",
+            finished.stderr
+        );
         finished
     }
 }
