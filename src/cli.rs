@@ -272,6 +272,7 @@ pub struct Hook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HookHost {
     ClaudeCode,
+    Gemini,
 }
 
 const INIT_EXAMPLE: &str = "Examples:
@@ -294,6 +295,10 @@ const INIT_EXAMPLE: &str = "Examples:
 /// the file as it was when nothing else changed since. A settings file that is not valid JSON
 /// is refused, and left as it is.
 ///
+/// For Gemini CLI, adds ocmem's hooks to the project's .gemini/settings.json, or with --user to
+/// ~/.gemini/settings.json, the same way; their command exits 0 silently even when the binary
+/// is gone (Gemini CLI would refuse the user's prompt otherwise).
+///
 /// With --mcp, registers the memory tools' server (`ocmem mcp`) instead of the hooks: for
 /// Claude Code in the project's .mcp.json, or with --user in ~/.claude.json
 /// ($CLAUDE_CONFIG_DIR/.claude.json), as `claude mcp add` writes them. For Codex and Gemini
@@ -302,7 +307,7 @@ const INIT_EXAMPLE: &str = "Examples:
 #[derive(Debug, Args)]
 #[command(after_help = INIT_EXAMPLE)]
 pub struct Init {
-    /// The host: opencode or claude-code; with --mcp also codex or gemini
+    /// The host: opencode, claude-code or gemini; with --mcp also codex
     #[arg(
         value_name = "HOST",
         value_parser = PossibleValuesParser::new(["opencode", "claude-code", "codex", "gemini"])
@@ -343,7 +348,6 @@ impl InitHost {
     pub fn from_name(name: &str) -> Option<InitHost> {
         match name {
             "codex" => Some(InitHost::Printed(PrintedHost::Codex)),
-            "gemini" => Some(InitHost::Printed(PrintedHost::GeminiCli)),
             _ => HostName::from_name(name).map(InitHost::Managed),
         }
     }

@@ -26,6 +26,7 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
     let mut data_dir: Option<PathBuf> = None;
     let mut hook: Option<(&str, bool)> = None;
     let mut json = false;
+    let mut host: Option<HookHost> = None;
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
         let arg = arg.to_str()?;
@@ -47,18 +48,18 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
             json = true;
         } else if arg == "hook" {
             // `hook claude-code`: the host's name comes next, as clap spells it.
-            if rest.next()?.to_str()? != "claude-code" {
-                return None;
-            }
+            host = Some(match rest.next()?.to_str()? {
+                "claude-code" => HookHost::ClaudeCode,
+                "gemini" => HookHost::Gemini,
+                _ => return None,
+            });
             hook = Some(("hook", false));
         } else {
             hook = Some(*HOOKS.iter().find(|(name, _)| *name == arg)?);
         }
     }
     let command = match hook?.0 {
-        "hook" => Command::Hook(Hook {
-            host: HookHost::ClaudeCode,
-        }),
+        "hook" => Command::Hook(Hook { host: host? }),
         "tool-after" => Command::ToolAfter(ToolAfter { json }),
         "render" => Command::Render(Render { json }),
         "compact" => Command::Compact(Compact {}),
@@ -75,11 +76,12 @@ mod tests {
     use crate::cli::Cli;
 
     /// Tokens a command line may be made of: the hook forms, and decoys next to them.
-    const TOKENS: [&str; 21] = [
+    const TOKENS: [&str; 22] = [
         "tool-after",
         "hook",
         "claude-code",
         "claude",
+        "gemini",
         "render",
         "compact",
         "promote",
@@ -105,6 +107,7 @@ mod tests {
             "tool-after",
             "hook",
             "claude-code",
+            "gemini",
             "render",
             "compact",
             "promote",

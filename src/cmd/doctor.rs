@@ -22,6 +22,7 @@ use crate::domain::host_name::HostName;
 use crate::domain::install_level::Level;
 use crate::domain::time::format_rfc3339_ms;
 use crate::host::claude_code::settings as claude;
+use crate::host::gemini::settings as gemini;
 use crate::store::adopt::Candidacy;
 use crate::store::host_files;
 use crate::store::Workspace;
@@ -144,6 +145,7 @@ fn installs(host: HostName, places: &Places, env: &InstallEnv) -> Vec<InstallRep
         match host {
             HostName::OpenCode => opencode_installs(places, level, env, &mut found),
             HostName::ClaudeCode => claude_code_installs(places, level, env, &mut found),
+            HostName::GeminiCli => gemini_installs(places, level, env, &mut found),
         }
     }
     found
@@ -226,6 +228,51 @@ fn claude_code_installs(
                 .collect(),
         });
     }
+}
+
+fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Vec<InstallReport>) {
+    let Ok(path) = places.gemini_settings(level) else {
+        return;
+    };
+    let settings = match read_settings(&path) {
+        Ok(settings) => settings,
+        Err(e) => {
+            out.push(InstallReport {
+                level,
+                path: display(&path),
+                error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
+                binaries: Vec::new(),
+                missing_events: Vec::new(),
+            });
+            return;
+        }
+    };
+    let hooks = gemini::ocmem_hooks(&settings.value);
+    if hooks.is_empty() {
+        return;
+    }
+    let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    // A hook that is not silenced refuses the user's prompt when its binary is gone.
+    let unsilenced = hooks.iter().find(|h| !h.silenced).map(|h| {
+        format!(
+            "its {} hook does not end in `{}`: Gemini CLI refuses every prompt when the binary cannot be run; run `ocmem init gemini {}` again",
+            h.event,
+            gemini::SILENCER.join(" "),
+            level.flag()
+        )
+    });
+    out.push(InstallReport {
+        level,
+        path: display(&path),
+        error: unsilenced,
+        binaries: programs.iter().map(|p| check_binary(p, env)).collect(),
+        missing_events: gemini::missing_events(&hooks)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+    });
 }
 
 /// Runs `program --version`, found on PATH when it names no directory, and says whether it

@@ -3,6 +3,7 @@
 //! nothing on stdout, says why in one line on stderr and in the warnings log, and exits 0.
 
 pub mod claude_code;
+pub mod gemini;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -22,7 +23,13 @@ impl Run for Hook {
     fn run(&self, ctx: &Context) -> Result<()> {
         let (host, execute): (HostName, Execute) = match self.host {
             HookHost::ClaudeCode => (HostName::ClaudeCode, claude_code::execute),
+            HookHost::Gemini => (HostName::GeminiCli, gemini::execute),
         };
+        // Gemini CLI takes what a hook prints on stderr for its output when stdout is empty.
+        let quiet = host == HostName::GeminiCli;
+        if quiet {
+            std::panic::set_hook(Box::new(|_| {}));
+        }
         if ctx.disabled {
             super::drain_stdin();
             return Ok(());
@@ -40,7 +47,9 @@ impl Run for Hook {
             Ok(text) => text,
             Err(e) => {
                 let line = one_line(&format!("{e:#}"));
-                eprintln!("ocmem: {line}");
+                if !quiet {
+                    eprintln!("ocmem: {line}");
+                }
                 warnings::record(&ctx.data_dir, ctx.now_ms, Some(host), &line);
                 String::new()
             }

@@ -14,10 +14,13 @@ use crate::context::{Context, InstallEnv};
 use crate::domain::host_name::HostName;
 use crate::domain::install_level::Level;
 use crate::host::claude_code::settings as claude;
+use crate::host::gemini::settings as gemini;
 use crate::host::mcp::{self, PrintedHost};
 use crate::host::opencode::plugin;
 use crate::store::host_files::{self, Original};
 use crate::store::workspace::project_root;
+
+mod gemini_install;
 
 impl Run for Init {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -44,11 +47,16 @@ impl Run for Init {
                 (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
                 (HostName::ClaudeCode, false) => install.claude_code(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+                (HostName::GeminiCli, false) => install.gemini(&places)?,
+                (HostName::GeminiCli, true) => install.gemini_uninstall(&places)?,
             },
             (InitHost::Managed(host), true) => match (host, self.uninstall) {
                 (HostName::OpenCode, _) => OPENCODE_HAS_TOOLS.to_string(),
                 (HostName::ClaudeCode, false) => install.claude_code_mcp(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_mcp_uninstall(&places)?,
+                (HostName::GeminiCli, _) => {
+                    printed_mcp(PrintedHost::GeminiCli, &binary, self.uninstall)
+                }
             },
             (InitHost::Printed(host), true) => printed_mcp(host, &binary, self.uninstall),
             (InitHost::Printed(host), false) => bail!(
@@ -116,6 +124,14 @@ impl Places {
             self.claude_config_dir.as_deref(),
         )
         .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
+    }
+}
+
+impl Places {
+    /// The Gemini CLI settings file ocmem's hooks go into at `level`.
+    pub fn gemini_settings(&self, level: Level) -> Result<PathBuf> {
+        gemini::settings_path(level, &self.project_root, self.home.as_deref())
+            .context("cannot find the home directory; set HOME")
     }
 }
 

@@ -9,17 +9,24 @@ pub enum HostName {
     OpenCode,
     #[serde(rename = "claude-code")]
     ClaudeCode,
+    #[serde(rename = "gemini")]
+    GeminiCli,
 }
 
 impl HostName {
     /// Every host, in the order reports list them.
-    pub const ALL: [HostName; 2] = [HostName::OpenCode, HostName::ClaudeCode];
+    pub const ALL: [HostName; 3] = [
+        HostName::OpenCode,
+        HostName::ClaudeCode,
+        HostName::GeminiCli,
+    ];
 
     /// The name used on the command line (`ocmem hook claude-code`) and in files.
     pub fn as_str(self) -> &'static str {
         match self {
             HostName::OpenCode => "opencode",
             HostName::ClaudeCode => "claude-code",
+            HostName::GeminiCli => "gemini",
         }
     }
 
@@ -32,6 +39,7 @@ impl HostName {
         match self {
             HostName::OpenCode => "OpenCode",
             HostName::ClaudeCode => "Claude Code",
+            HostName::GeminiCli => "Gemini CLI",
         }
     }
 }

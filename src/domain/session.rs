@@ -68,6 +68,11 @@ pub struct SessionState {
     /// counted once per session.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verified_counted: Vec<String>,
+    /// A digest of the summary of the host's latest compression this session's block was
+    /// shown after (Gemini CLI's, which no hook announces), so it is re-sent once per
+    /// compression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_compression: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -99,6 +104,7 @@ impl SessionState {
             forget_note: None,
             shown_hot_state: None,
             verified_counted: Vec::new(),
+            seen_compression: None,
             extra: Map::new(),
         }
     }
