@@ -774,7 +774,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__hook)
-            opts="-h --data-dir --help claude-code"
+            opts="-h --data-dir --help claude-code codex"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

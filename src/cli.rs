@@ -272,6 +272,7 @@ pub struct Hook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HookHost {
     ClaudeCode,
+    Codex,
 }
 
 const INIT_EXAMPLE: &str = "Examples:
@@ -280,7 +281,8 @@ const INIT_EXAMPLE: &str = "Examples:
   ocmem init claude-code --print         # show what would be written
   ocmem init opencode --uninstall
   ocmem init claude-code --mcp           # the memory tools: this project's .mcp.json
-  ocmem init codex --mcp                 # print what to add to ~/.codex/config.toml";
+  ocmem init codex --mcp                 # print what to add to ~/.codex/config.toml
+  ocmem init codex --user                # every project: ~/.codex/hooks.json, trusted";
 
 /// Install ocmem into a host: OpenCode's plugin, or Claude Code's hooks
 ///
@@ -293,6 +295,11 @@ const INIT_EXAMPLE: &str = "Examples:
 /// binary is updated in place. --uninstall takes out exactly what init put in, and puts back
 /// the file as it was when nothing else changed since. A settings file that is not valid JSON
 /// is refused, and left as it is.
+///
+/// For Codex, adds ocmem's hooks to the project's .codex/hooks.json, or with --user to
+/// $CODEX_HOME/hooks.json (else ~/.codex/hooks.json), and trusts them in the user's
+/// config.toml as Codex's own review does (`[hooks.state."<key>"]` with `trusted_hash`), with
+/// the project's trust for a project install: Codex skips untrusted hooks silently.
 ///
 /// With --mcp, registers the memory tools' server (`ocmem mcp`) instead of the hooks: for
 /// Claude Code in the project's .mcp.json, or with --user in ~/.claude.json

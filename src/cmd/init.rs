@@ -19,6 +19,9 @@ use crate::host::opencode::plugin;
 use crate::store::host_files::{self, Original};
 use crate::store::workspace::project_root;
 
+mod codex;
+pub use codex::read_config;
+
 impl Run for Init {
     fn run(&self, ctx: &Context) -> Result<()> {
         let env = InstallEnv::from_env();
@@ -44,11 +47,18 @@ impl Run for Init {
                 (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
                 (HostName::ClaudeCode, false) => install.claude_code(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+                (HostName::Codex, false) => install.codex(&places)?,
+                (HostName::Codex, true) => install.codex_uninstall(&places)?,
             },
             (InitHost::Managed(host), true) => match (host, self.uninstall) {
                 (HostName::OpenCode, _) => OPENCODE_HAS_TOOLS.to_string(),
                 (HostName::ClaudeCode, false) => install.claude_code_mcp(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_mcp_uninstall(&places)?,
+                (HostName::Codex, _) => printed_mcp(PrintedHost::Codex, &binary, self.uninstall),
+            },
+            (InitHost::Printed(PrintedHost::Codex), false) => match self.uninstall {
+                false => install.codex(&places)?,
+                true => install.codex_uninstall(&places)?,
             },
             (InitHost::Printed(host), true) => printed_mcp(host, &binary, self.uninstall),
             (InitHost::Printed(host), false) => bail!(
@@ -67,6 +77,7 @@ pub struct Places {
     home: Option<PathBuf>,
     xdg_config_home: Option<PathBuf>,
     claude_config_dir: Option<PathBuf>,
+    codex_home: Option<PathBuf>,
 }
 
 impl Places {
@@ -80,6 +91,7 @@ impl Places {
             home: env.home.clone(),
             xdg_config_home: env.xdg_config_home.clone(),
             claude_config_dir: env.claude_config_dir.clone(),
+            codex_home: env.codex_home.clone(),
         })
     }
 

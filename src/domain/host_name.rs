@@ -9,17 +9,20 @@ pub enum HostName {
     OpenCode,
     #[serde(rename = "claude-code")]
     ClaudeCode,
+    #[serde(rename = "codex")]
+    Codex,
 }
 
 impl HostName {
     /// Every host, in the order reports list them.
-    pub const ALL: [HostName; 2] = [HostName::OpenCode, HostName::ClaudeCode];
+    pub const ALL: [HostName; 3] = [HostName::OpenCode, HostName::ClaudeCode, HostName::Codex];
 
     /// The name used on the command line (`ocmem hook claude-code`) and in files.
     pub fn as_str(self) -> &'static str {
         match self {
             HostName::OpenCode => "opencode",
             HostName::ClaudeCode => "claude-code",
+            HostName::Codex => "codex",
         }
     }
 
@@ -32,6 +35,7 @@ impl HostName {
         match self {
             HostName::OpenCode => "OpenCode",
             HostName::ClaudeCode => "Claude Code",
+            HostName::Codex => "Codex",
         }
     }
 }

@@ -2,6 +2,7 @@
 //! format and settings files. The only place that knows a host's field names.
 
 pub mod claude_code;
+pub mod codex;
 pub mod json;
 pub mod mcp;
 pub mod opencode;

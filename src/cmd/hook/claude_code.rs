@@ -75,7 +75,7 @@ fn directory<'a>(event: &HookEvent<'a>) -> Option<&'a str> {
     }
 }
 
-fn no_message(session: SessionRef) -> Prompt {
+pub(super) fn no_message(session: SessionRef) -> Prompt {
     Prompt {
         session,
         message_id: None,
@@ -86,7 +86,7 @@ fn no_message(session: SessionRef) -> Prompt {
 /// A session (re)starts with a context that holds none of ocmem's blocks, or old ones: the
 /// block is rendered from memory as it stands now, its pending memories are in it, and the
 /// hot state counts as never shown.
-fn start_afresh(ctx: &Context, session: SessionRef) -> Result<()> {
+pub(super) fn start_afresh(ctx: &Context, session: SessionRef) -> Result<()> {
     let store = ctx.store();
     let path = store
         .workspace(session.directory)
@@ -109,7 +109,11 @@ fn start_afresh(ctx: &Context, session: SessionRef) -> Result<()> {
 
 /// The hot state to show when it differs from what this session was last shown (an emptied
 /// one says so), noting it as shown; `None` when it is unchanged.
-fn shown_if_changed(ctx: &Context, session: SessionRef, hot_state: &str) -> Result<Option<String>> {
+pub(super) fn shown_if_changed(
+    ctx: &Context,
+    session: SessionRef,
+    hot_state: &str,
+) -> Result<Option<String>> {
     let digest = (!hot_state.is_empty()).then(|| sha256_hex(hot_state)[..16].to_string());
     let store = ctx.store();
     let path = store

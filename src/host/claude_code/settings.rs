@@ -69,7 +69,7 @@ pub fn hook_command(binary: &Path) -> String {
     )
 }
 
-fn shell_quote(word: &str) -> String {
+pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
@@ -93,7 +93,7 @@ pub fn ocmem_program(command: &str) -> Option<String> {
 }
 
 /// The first word of a shell command with its quotes and escapes undone, and the rest.
-fn first_shell_word(text: &str) -> Option<(String, &str)> {
+pub fn first_shell_word(text: &str) -> Option<(String, &str)> {
     let mut word = String::new();
     let mut quote = None;
     let mut chars = text.char_indices();
