@@ -32,12 +32,27 @@ pub const HOOK_TIMEOUT_SECS: u64 = 10;
 /// Codex's timeout of a handler that names none, which its trust hash includes.
 const DEFAULT_TIMEOUT_SECS: u64 = 600;
 
-/// The events ocmem registers, their names in trust keys, and the matcher of their group.
-pub const EVENTS: [(&str, &str, Option<&str>); 4] = [
-    ("SessionStart", "session_start", None),
-    ("UserPromptSubmit", "user_prompt_submit", None),
-    ("PostToolUse", "post_tool_use", Some(RECORDED_TOOLS)),
-    ("SessionEnd", "session_end", None),
+/// Codex's limit on a SessionEnd hook's timeout: it clamps a longer one and reports that as an
+/// error item of every `codex exec` run.
+pub const SESSION_END_TIMEOUT_SECS: u64 = 3;
+
+/// The events ocmem registers, their names in trust keys, the matcher of their group, and the
+/// handler's timeout in seconds.
+pub const EVENTS: [(&str, &str, Option<&str>, u64); 4] = [
+    ("SessionStart", "session_start", None, HOOK_TIMEOUT_SECS),
+    (
+        "UserPromptSubmit",
+        "user_prompt_submit",
+        None,
+        HOOK_TIMEOUT_SECS,
+    ),
+    (
+        "PostToolUse",
+        "post_tool_use",
+        Some(RECORDED_TOOLS),
+        HOOK_TIMEOUT_SECS,
+    ),
+    ("SessionEnd", "session_end", None, SESSION_END_TIMEOUT_SECS),
 ];
 
 /// What ocmem's command runs after the binary's path.
@@ -91,12 +106,12 @@ fn handlers(group: &Value) -> &[Value] {
     group["hooks"].as_array().map_or(&[], Vec::as_slice)
 }
 
-fn ocmem_group(matcher: Option<&str>, command: &str) -> Value {
+fn ocmem_group(matcher: Option<&str>, command: &str, timeout: u64) -> Value {
     let mut group = Map::new();
     if let Some(matcher) = matcher {
         group.insert("matcher".into(), matcher.into());
     }
-    let handler = json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS});
+    let handler = json!({"type": "command", "command": command, "timeout": timeout});
     group.insert("hooks".into(), Value::Array(vec![handler]));
     Value::Object(group)
 }
@@ -115,14 +130,14 @@ pub fn install(file: &Value, command: &str) -> Result<Value> {
     let Some(hooks) = hooks.as_object_mut() else {
         bail!("its \"hooks\" is not an object");
     };
-    for (event, _, matcher) in EVENTS {
+    for (event, _, matcher, timeout) in EVENTS {
         let groups = hooks
             .entry(event)
             .or_insert_with(|| Value::Array(Vec::new()));
         let Some(groups) = groups.as_array_mut() else {
             bail!("its \"hooks\".\"{event}\" is not an array");
         };
-        let wanted = ocmem_group(matcher, command);
+        let wanted = ocmem_group(matcher, command, timeout);
         let holding: Vec<usize> = (0..groups.len())
             .filter(|&i| handlers(&groups[i]).iter().any(is_ocmem_handler))
             .collect();
