@@ -127,6 +127,8 @@ fn a_user_install_is_trusted_and_uninstalls_byte_for_byte() {
         hooks["hooks"]["PostToolUse"][0]["matcher"],
         "Bash|apply_patch"
     );
+    // Codex clamps a SessionEnd hook's timeout to 3 s, and says so in every run.
+    assert_eq!(hooks["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3);
     assert_eq!(
         hooks["hooks"]["Stop"][0]["hooks"][0]["command"],
         "notify-send done"
