@@ -336,6 +336,11 @@ pub struct Init {
     /// Register the MCP server of the agent's memory tools (`ocmem mcp`), not the hooks
     #[arg(long)]
     pub mcp: bool,
+
+    /// Codex only: also replace its compaction prompt (`compact_prompt`) with ocmem's, which
+    /// asks for memory candidates
+    #[arg(long, conflicts_with = "mcp")]
+    pub compact_prompt: bool,
 }
 
 /// The hosts `init` knows: those whose files it manages, and those it only prints the MCP

@@ -343,13 +343,13 @@ fn ocmem_gives_codex_a_working_memory() {
 
     // The integration, as a user installs it for one project: hooks and trust.
     run(
-        &mut ocmem(&layout, &["init", "codex"]),
+        &mut ocmem(&layout, &["init", "codex", "--compact-prompt"]),
         "ocmem-init",
         &layout.logs,
         SHORT_TIMEOUT,
         deadline,
     )
-    .assert_success("ocmem init codex");
+    .assert_success("ocmem init codex --compact-prompt");
     let hooks = fs::read_to_string(layout.demo.join(".codex/hooks.json")).unwrap();
     assert!(hooks.contains(env!("CARGO_BIN_EXE_ocmem")), "{hooks}");
     let codex = Codex {
@@ -426,6 +426,13 @@ fn ocmem_gives_codex_a_working_memory() {
         exchanges.iter().filter(|e| e.is_compaction()).count(),
         1,
         "expected one compaction"
+    );
+    let compaction = exchanges.iter().find(|e| e.is_compaction()).unwrap();
+    assert!(
+        compaction.last_user_text().contains("Memory candidates:")
+            && !compaction.last_user_text().contains("CONTEXT CHECKPOINT"),
+        "the compaction did not use the prompt init --compact-prompt set:\n{}",
+        compaction.last_user_text()
     );
     let after = first_request_with(&exchanges, THANKS_PROMPT, &[]);
     let context = ocmem_blocks(after).join("\n");

@@ -227,3 +227,34 @@ fn an_untrusted_project_or_a_broken_file_is_refused_and_nothing_changes() {
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     assert_eq!(read(&s.config()), untrusted);
 }
+
+#[test]
+fn the_compaction_prompt_is_opt_in_and_goes_with_the_hooks() {
+    let s = Setup::new();
+    fs::write(s.config(), USER_CONFIG).unwrap();
+    s.ok(&["init", "codex", "--user"]);
+    assert!(!read(&s.config()).contains("compact_prompt"));
+    s.ok(&["init", "codex", "--user", "--compact-prompt"]);
+    let config = read(&s.config());
+    let line = config
+        .lines()
+        .find(|l| l.starts_with("compact_prompt = \""))
+        .unwrap_or_else(|| panic!("{config}"));
+    assert!(line.contains("Memory candidates:"), "{line}");
+    assert!(
+        config.find("compact_prompt").unwrap() < config.find('[').unwrap(),
+        "a top-level key: {config}"
+    );
+    // A prompt of the user's own is left alone, and nothing changes.
+    let theirs = config.replace(line, "compact_prompt = \"mine\"");
+    fs::write(s.config(), &theirs).unwrap();
+    let out = s.run(&["init", "codex", "--user", "--compact-prompt"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("compact_prompt"));
+    assert_eq!(read(&s.config()), theirs);
+    fs::write(s.config(), &config).unwrap();
+    s.ok(&["init", "codex", "--user", "--uninstall"]);
+    assert_eq!(read(&s.config()), USER_CONFIG);
+    let out = s.run(&["init", "claude-code", "--compact-prompt"]);
+    assert!(!out.status.success());
+}

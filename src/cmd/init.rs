@@ -41,13 +41,20 @@ impl Run for Init {
             level,
             dry_run: self.print,
         };
+        let codex = matches!(
+            self.host,
+            InitHost::Managed(HostName::Codex) | InitHost::Printed(PrintedHost::Codex)
+        );
+        if self.compact_prompt && (!codex || self.uninstall) {
+            bail!("--compact-prompt is for `ocmem init codex` (--uninstall takes ocmem's prompt out anyway)");
+        }
         let text = match (self.host, self.mcp) {
             (InitHost::Managed(host), false) => match (host, self.uninstall) {
                 (HostName::OpenCode, false) => install.opencode(&places)?,
                 (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
                 (HostName::ClaudeCode, false) => install.claude_code(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
-                (HostName::Codex, false) => install.codex(&places)?,
+                (HostName::Codex, false) => install.codex(&places, self.compact_prompt)?,
                 (HostName::Codex, true) => install.codex_uninstall(&places)?,
             },
             (InitHost::Managed(host), true) => match (host, self.uninstall) {
@@ -57,7 +64,7 @@ impl Run for Init {
                 (HostName::Codex, _) => printed_mcp(PrintedHost::Codex, &binary, self.uninstall),
             },
             (InitHost::Printed(PrintedHost::Codex), false) => match self.uninstall {
-                false => install.codex(&places)?,
+                false => install.codex(&places, self.compact_prompt)?,
                 true => install.codex_uninstall(&places)?,
             },
             (InitHost::Printed(host), true) => printed_mcp(host, &binary, self.uninstall),

@@ -17,8 +17,9 @@ use super::workdir::Recorded;
 /// Input tokens reported for an ordinary answer: far below any compaction limit.
 pub const SMALL_USAGE: u64 = 1_200;
 
-/// What Codex asks the model when it compacts a session: its summary prompt starts so.
-const COMPACTION_PROMPT: &str = "CONTEXT CHECKPOINT COMPACTION";
+/// What Codex asks the model when it compacts a session: its own summary prompt says this, and
+/// the one `ocmem init codex --compact-prompt` sets asks for this block.
+const COMPACTION_PROMPTS: [&str; 2] = ["CONTEXT CHECKPOINT COMPACTION", "Memory candidates:"];
 
 /// One request the server received, and a one-line description of its answer.
 #[derive(Clone, Debug)]
@@ -75,14 +76,23 @@ impl Exchange {
             .count()
     }
 
-    /// Whether this is Codex's request for a compaction summary: its last user message is the
-    /// summary prompt.
-    pub fn is_compaction(&self) -> bool {
+    /// The text of the last user message.
+    pub fn last_user_text(&self) -> String {
         self.texts()
-            .iter()
+            .into_iter()
             .rev()
             .find(|(role, _)| role == "user")
-            .is_some_and(|(_, text)| text.contains(COMPACTION_PROMPT))
+            .map(|(_, text)| text)
+            .unwrap_or_default()
+    }
+
+    /// Whether this is Codex's request for a compaction summary: its last user message is a
+    /// summary prompt.
+    pub fn is_compaction(&self) -> bool {
+        let last = self.last_user_text();
+        COMPACTION_PROMPTS
+            .iter()
+            .any(|prompt| last.contains(prompt))
     }
 }
 

@@ -8,10 +8,24 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use super::{read_settings, Install, Places};
+use crate::cmd::compact::CANDIDATES_INSTRUCTION;
 use crate::domain::install_level::Level;
 use crate::host::claude_code::settings::render;
 use crate::host::codex::hooks_file::{self as codex, FoundHook};
 use crate::store::host_files::{self, Original};
+
+/// What `--compact-prompt` sets as Codex's compaction prompt: a handoff summary, ending with
+/// ocmem's request for memory candidates. It replaces Codex's built-in prompt, and a static
+/// setting cannot carry what memory already holds (the other hosts' hooks add it).
+pub fn compact_prompt() -> String {
+    format!(
+        "Summarise this coding session so that the work can go on from the summary alone. \
+         Say what the user asked for and prefers, the decisions taken and why, what is done, \
+         what still fails and what comes next, and the files, commands and exact error \
+         messages that still matter. Be concise: the summary replaces the conversation.\n\n\
+         {CANDIDATES_INSTRUCTION}"
+    )
+}
 
 impl Places {
     /// Codex's home, where its user files are.
@@ -43,7 +57,7 @@ pub fn read_config(path: &Path) -> Result<Option<String>> {
 }
 
 impl Install<'_> {
-    pub(super) fn codex(&self, places: &Places) -> Result<String> {
+    pub(super) fn codex(&self, places: &Places, set_compact_prompt: bool) -> Result<String> {
         let (hooks_path, config_path) = places.codex_files(self.level)?;
         let file = read_settings(&hooks_path)?;
         let config = read_config(&config_path)?;
@@ -64,8 +78,14 @@ impl Install<'_> {
         let before = codex::ocmem_hooks(&hooks_path, &file.value);
         let after = codex::ocmem_hooks(&hooks_path, &installed);
         let stale: Vec<&str> = before.iter().map(|h| h.key.as_str()).collect();
-        let trusted =
+        let mut trusted =
             codex::with_trust(&codex::without_trust(config_text, &stale), &after, project);
+        if set_compact_prompt {
+            trusted =
+                codex::with_compact_prompt(&trusted, &compact_prompt()).with_context(|| {
+                    format!("cannot set compact_prompt in {}", config_path.display())
+                })?;
+        }
         let mut out = String::new();
         if installed == file.value && trusted == config_text {
             out.push_str(&format!(
@@ -162,7 +182,10 @@ impl Install<'_> {
         let config = read_config(&config_path)?;
         if let Some(config) = config.as_deref() {
             let keys: Vec<&str> = found.iter().map(|h| h.key.as_str()).collect();
-            let untrusted = codex::without_trust(config, &keys);
+            let untrusted = codex::without_compact_prompt(
+                &codex::without_trust(config, &keys),
+                &compact_prompt(),
+            );
             let original = host_files::read_original(self.data_dir, &config_path)?;
             // The file as it was, when nothing but ocmem's entries changed since; the project's
             // trust, which ocmem added, goes with them then.

@@ -438,5 +438,61 @@ pub fn with_trust(config: &str, hooks: &[FoundHook], project: Option<&Path>) -> 
     text
 }
 
+/// The `compact_prompt = …` line of `config` (a top-level key: before the first table).
+fn compact_prompt_line(config: &str) -> Option<&str> {
+    config
+        .lines()
+        .take_while(|line| !line.trim_start().starts_with('['))
+        .find(|line| {
+            line.split_once('=')
+                .is_some_and(|(key, _)| key.trim() == "compact_prompt")
+        })
+}
+
+/// `config` with Codex's compaction prompt set to `prompt`; fails when it sets another one,
+/// which is the user's.
+pub fn with_compact_prompt(config: &str, prompt: &str) -> Result<String> {
+    let wanted = format!("compact_prompt = {}", toml_string(prompt));
+    match compact_prompt_line(config) {
+        Some(line) if line.trim() == wanted => return Ok(config.to_string()),
+        Some(_) => bail!("it sets a compact_prompt of its own already; ocmem leaves it as it is"),
+        None => {}
+    }
+    // Top-level keys go before the first table, as Codex's own writer puts them.
+    let at = config
+        .split_inclusive('\n')
+        .take_while(|line| !line.trim_start().starts_with('['))
+        .map(str::len)
+        .sum::<usize>();
+    let (head, tables) = config.split_at(at);
+    let head_trimmed = head.trim_end_matches('\n');
+    let mut text = String::from(head_trimmed);
+    if !head_trimmed.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(&wanted);
+    text.push('\n');
+    if !tables.is_empty() {
+        text.push('\n');
+        text.push_str(tables);
+    }
+    Ok(text)
+}
+
+/// `config` without the compaction prompt `prompt` (ocmem's), when it sets exactly that one.
+pub fn without_compact_prompt(config: &str, prompt: &str) -> String {
+    let wanted = format!("compact_prompt = {}", toml_string(prompt));
+    let mut kept: Vec<&str> = Vec::new();
+    let mut removed = false;
+    for line in config.split_inclusive('\n') {
+        if !removed && line.trim() == wanted {
+            removed = true;
+            continue;
+        }
+        kept.push(line);
+    }
+    kept.concat()
+}
+
 #[cfg(test)]
 mod tests;

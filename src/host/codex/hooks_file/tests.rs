@@ -156,3 +156,32 @@ fn a_project_is_trusted_once() {
 fn keys_with_quotes_are_escaped() {
     assert_eq!(toml_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
 }
+
+#[test]
+fn the_compaction_prompt_is_a_top_level_key_and_comes_out_again() {
+    let config = "model = \"gpt-5.5\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n";
+    let set = with_compact_prompt(config, "Sum up.\nThen \"list\".").unwrap();
+    assert_eq!(
+        set,
+        "model = \"gpt-5.5\"\ncompact_prompt = \"Sum up.\\nThen \\\"list\\\".\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n"
+    );
+    assert_eq!(
+        with_compact_prompt(&set, "Sum up.\nThen \"list\".").unwrap(),
+        set
+    );
+    assert!(same_but_blank_lines(
+        &without_compact_prompt(&set, "Sum up.\nThen \"list\"."),
+        config
+    ));
+    // Another prompt is the user's: neither replaced nor taken out.
+    assert!(with_compact_prompt(&set, "Mine.").is_err());
+    assert_eq!(without_compact_prompt(&set, "Mine."), set);
+    // A key of that name inside a table is not the top-level one.
+    let nested = "[profiles.x]\ncompact_prompt = \"theirs\"\n";
+    let added = with_compact_prompt(nested, "ours").unwrap();
+    assert_eq!(added, format!("compact_prompt = \"ours\"\n\n{nested}"));
+    assert_eq!(
+        with_compact_prompt("", "ours").unwrap(),
+        "compact_prompt = \"ours\"\n"
+    );
+}
