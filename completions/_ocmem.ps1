@@ -111,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Show what would be written, and change nothing')
             [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Take ocmem out of the host again')
             [CompletionResult]::new('--mcp', '--mcp', [CompletionResultType]::ParameterName, 'Register the MCP server of the agent''s memory tools (`ocmem mcp`), not the hooks')
+            [CompletionResult]::new('--compact-prompt', '--compact-prompt', [CompletionResultType]::ParameterName, 'Codex only: also replace its compaction prompt (`compact_prompt`) with ocmem''s, which asks for memory candidates')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

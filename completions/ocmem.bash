@@ -774,7 +774,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__hook)
-            opts="-h --data-dir --help claude-code gemini"
+            opts="-h --data-dir --help claude-code codex gemini"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -792,7 +792,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__init)
-            opts="-h --project --user --print --uninstall --mcp --data-dir --help opencode claude-code codex gemini"
+            opts="-h --project --user --print --uninstall --mcp --compact-prompt --data-dir --help opencode claude-code codex gemini"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

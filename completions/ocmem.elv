@@ -99,6 +99,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --print 'Show what would be written, and change nothing'
             cand --uninstall 'Take ocmem out of the host again'
             cand --mcp 'Register the MCP server of the agent''s memory tools (`ocmem mcp`), not the hooks'
+            cand --compact-prompt 'Codex only: also replace its compaction prompt (`compact_prompt`) with ocmem''s, which asks for memory candidates'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

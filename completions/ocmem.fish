@@ -77,6 +77,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand init" -l user -d 'For the us
 complete -c ocmem -n "__fish_ocmem_using_subcommand init" -l print -d 'Show what would be written, and change nothing'
 complete -c ocmem -n "__fish_ocmem_using_subcommand init" -l uninstall -d 'Take ocmem out of the host again'
 complete -c ocmem -n "__fish_ocmem_using_subcommand init" -l mcp -d 'Register the MCP server of the agent\'s memory tools (`ocmem mcp`), not the hooks'
+complete -c ocmem -n "__fish_ocmem_using_subcommand init" -l compact-prompt -d 'Codex only: also replace its compaction prompt (`compact_prompt`) with ocmem\'s, which asks for memory candidates'
 complete -c ocmem -n "__fish_ocmem_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l json -d 'Print a JSON document with a stable schema (see the `schema` field) instead of a report'

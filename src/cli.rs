@@ -10,7 +10,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::domain::host_name::HostName;
 use crate::domain::memory::Source;
 use crate::domain::memory_type::MemoryType;
-use crate::host::mcp::PrintedHost;
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 
@@ -272,6 +271,7 @@ pub struct Hook {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HookHost {
     ClaudeCode,
+    Codex,
     Gemini,
 }
 
@@ -281,7 +281,8 @@ const INIT_EXAMPLE: &str = "Examples:
   ocmem init claude-code --print         # show what would be written
   ocmem init opencode --uninstall
   ocmem init claude-code --mcp           # the memory tools: this project's .mcp.json
-  ocmem init codex --mcp                 # print what to add to ~/.codex/config.toml";
+  ocmem init codex --mcp                 # print what to add to ~/.codex/config.toml
+  ocmem init codex --user                # every project: ~/.codex/hooks.json, trusted";
 
 /// Install ocmem into a host: OpenCode's plugin, or Claude Code's hooks
 ///
@@ -295,6 +296,10 @@ const INIT_EXAMPLE: &str = "Examples:
 /// the file as it was when nothing else changed since. A settings file that is not valid JSON
 /// is refused, and left as it is.
 ///
+/// For Codex, adds ocmem's hooks to the project's .codex/hooks.json, or with --user to
+/// $CODEX_HOME/hooks.json (else ~/.codex/hooks.json), and trusts them in the user's
+/// config.toml as Codex's own review does (`[hooks.state."<key>"]` with `trusted_hash`), with
+/// the project's trust for a project install: Codex skips untrusted hooks silently.
 /// For Gemini CLI, adds ocmem's hooks to the project's .gemini/settings.json, or with --user to
 /// ~/.gemini/settings.json, the same way; their command exits 0 silently even when the binary
 /// is gone (Gemini CLI would refuse the user's prompt otherwise).
@@ -302,7 +307,7 @@ const INIT_EXAMPLE: &str = "Examples:
 /// With --mcp, registers the memory tools' server (`ocmem mcp`) instead of the hooks: for
 /// Claude Code in the project's .mcp.json, or with --user in ~/.claude.json
 /// ($CLAUDE_CONFIG_DIR/.claude.json), as `claude mcp add` writes them. For Codex and Gemini
-/// CLI, whose files init does not manage, it prints what to add and where. OpenCode's plugin
+/// CLI it prints what to add to their MCP servers and where. OpenCode's plugin
 /// gives the agent the same tools itself.
 #[derive(Debug, Args)]
 #[command(after_help = INIT_EXAMPLE)]
@@ -334,22 +339,22 @@ pub struct Init {
     /// Register the MCP server of the agent's memory tools (`ocmem mcp`), not the hooks
     #[arg(long)]
     pub mcp: bool,
+
+    /// Codex only: also replace its compaction prompt (`compact_prompt`) with ocmem's, which
+    /// asks for memory candidates
+    #[arg(long, conflicts_with = "mcp")]
+    pub compact_prompt: bool,
 }
 
-/// The hosts `init` knows: those whose files it manages, and those it only prints the MCP
-/// server's configuration for.
+/// The hosts `init` knows: every one whose files it manages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InitHost {
     Managed(HostName),
-    Printed(PrintedHost),
 }
 
 impl InitHost {
     pub fn from_name(name: &str) -> Option<InitHost> {
-        match name {
-            "codex" => Some(InitHost::Printed(PrintedHost::Codex)),
-            _ => HostName::from_name(name).map(InitHost::Managed),
-        }
+        HostName::from_name(name).map(InitHost::Managed)
     }
 }
 

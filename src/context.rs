@@ -84,6 +84,8 @@ pub struct InstallEnv {
     pub xdg_config_home: Option<PathBuf>,
     /// `CLAUDE_CONFIG_DIR`: Claude Code's user directory instead of `~/.claude`.
     pub claude_config_dir: Option<PathBuf>,
+    /// `CODEX_HOME`: Codex's home instead of `~/.codex`.
+    pub codex_home: Option<PathBuf>,
     /// The absolute path of the running binary, which the installed hooks run.
     pub current_exe: Option<PathBuf>,
     /// `PATH`, to find the `ocmem` a hook without a path would run.
@@ -97,6 +99,7 @@ impl InstallEnv {
             current_dir: std::env::current_dir().ok(),
             xdg_config_home: non_empty_env("XDG_CONFIG_HOME").map(PathBuf::from),
             claude_config_dir: non_empty_env("CLAUDE_CONFIG_DIR").map(PathBuf::from),
+            codex_home: non_empty_env("CODEX_HOME").map(PathBuf::from),
             current_exe: std::env::current_exe().ok(),
             path: std::env::var_os("PATH"),
         }

@@ -20,13 +20,20 @@ const HOOKS: [(&str, bool); 4] = [
     ("promote", true),
 ];
 
+/// The hosts of `ocmem hook <host>`, as clap spells them.
+const HOOK_HOSTS: [(&str, HookHost); 3] = [
+    ("claude-code", HookHost::ClaudeCode),
+    ("codex", HookHost::Codex),
+    ("gemini", HookHost::Gemini),
+];
+
 /// `--data-dir` and the hook command when `args` (program name first) is a hook invocation
 /// that clap would accept as it stands; `None` for clap to handle.
 pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
     let mut data_dir: Option<PathBuf> = None;
     let mut hook: Option<(&str, bool)> = None;
     let mut json = false;
-    let mut host: Option<HookHost> = None;
+    let mut hook_host: Option<HookHost> = None;
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
         let arg = arg.to_str()?;
@@ -47,19 +54,16 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
             }
             json = true;
         } else if arg == "hook" {
-            // `hook claude-code`: the host's name comes next, as clap spells it.
-            host = Some(match rest.next()?.to_str()? {
-                "claude-code" => HookHost::ClaudeCode,
-                "gemini" => HookHost::Gemini,
-                _ => return None,
-            });
+            // `hook <host>`: the host's name comes next, as clap spells it.
+            let host = rest.next()?.to_str()?;
+            hook_host = Some(HOOK_HOSTS.iter().find(|(name, _)| *name == host)?.1);
             hook = Some(("hook", false));
         } else {
             hook = Some(*HOOKS.iter().find(|(name, _)| *name == arg)?);
         }
     }
     let command = match hook?.0 {
-        "hook" => Command::Hook(Hook { host: host? }),
+        "hook" => Command::Hook(Hook { host: hook_host? }),
         "tool-after" => Command::ToolAfter(ToolAfter { json }),
         "render" => Command::Render(Render { json }),
         "compact" => Command::Compact(Compact {}),
@@ -76,10 +80,11 @@ mod tests {
     use crate::cli::Cli;
 
     /// Tokens a command line may be made of: the hook forms, and decoys next to them.
-    const TOKENS: [&str; 22] = [
+    const TOKENS: [&str; 23] = [
         "tool-after",
         "hook",
         "claude-code",
+        "codex",
         "claude",
         "gemini",
         "render",
@@ -107,6 +112,7 @@ mod tests {
             "tool-after",
             "hook",
             "claude-code",
+            "codex",
             "gemini",
             "render",
             "compact",
@@ -193,7 +199,7 @@ mod tests {
                         && data_dir_count(&tokens) <= 1
                         && tokens
                             .windows(2)
-                            .all(|w| w[0] != "hook" || w[1] == "claude-code")),
+                            .all(|w| w[0] != "hook" || ["claude-code", "codex"].contains(&w[1]))),
                     "{tokens:?} is a plain hook form left to clap"
                 ),
                 (None, Err(_)) => {}
@@ -232,6 +238,11 @@ mod tests {
                 None,
                 "Hook(Hook { host: ClaudeCode })",
             ),
+            (
+                &["--data-dir=/m", "hook", "codex"][..],
+                Some("/m"),
+                "Hook(Hook { host: Codex })",
+            ),
         ] {
             let (dir, parsed) = parse(&argv(tokens)).expect("taken");
             assert_eq!(dir, data_dir.map(PathBuf::from), "{tokens:?}");
@@ -247,6 +258,8 @@ mod tests {
             &["render", "--help"],
             &["compact", "--json"],
             &["hook", "claude-code", "--json"],
+            &["hook", "codex", "--json"],
+            &["hook", "claude"],
             &["hook", "--help"],
             &["gc"],
             &["render", "--json", "--json"],

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 
-use super::init::{find_plugins, read_settings, Places};
+use super::init::{find_plugins, read_config, read_settings, Places};
 use super::{print, Run};
 use crate::cli::Doctor;
 use crate::context::{Context, InstallEnv};
@@ -22,6 +22,7 @@ use crate::domain::host_name::HostName;
 use crate::domain::install_level::Level;
 use crate::domain::time::format_rfc3339_ms;
 use crate::host::claude_code::settings as claude;
+use crate::host::codex::hooks_file as codex;
 use crate::host::gemini::settings as gemini;
 use crate::store::adopt::Candidacy;
 use crate::store::host_files;
@@ -145,6 +146,7 @@ fn installs(host: HostName, places: &Places, env: &InstallEnv) -> Vec<InstallRep
         match host {
             HostName::OpenCode => opencode_installs(places, level, env, &mut found),
             HostName::ClaudeCode => claude_code_installs(places, level, env, &mut found),
+            HostName::Codex => codex_installs(places, level, env, &mut found),
             HostName::GeminiCli => gemini_installs(places, level, env, &mut found),
         }
     }
@@ -170,6 +172,7 @@ fn opencode_installs(
                 env,
             )],
             missing_events: Vec::new(),
+            untrusted_events: Vec::new(),
         })),
         Err(e) => out.push(InstallReport {
             level,
@@ -177,6 +180,7 @@ fn opencode_installs(
             error: Some(format!("{e:#}")),
             binaries: Vec::new(),
             missing_events: Vec::new(),
+            untrusted_events: Vec::new(),
         }),
     }
 }
@@ -205,6 +209,7 @@ fn claude_code_installs(
                     error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
                     binaries: Vec::new(),
                     missing_events: Vec::new(),
+                    untrusted_events: Vec::new(),
                 });
                 continue;
             }
@@ -226,6 +231,7 @@ fn claude_code_installs(
                 .into_iter()
                 .map(str::to_owned)
                 .collect(),
+            untrusted_events: Vec::new(),
         });
     }
 }
@@ -243,6 +249,7 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
                 error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
                 binaries: Vec::new(),
                 missing_events: Vec::new(),
+                untrusted_events: Vec::new(),
             });
             return;
         }
@@ -272,6 +279,7 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
             .into_iter()
             .map(str::to_owned)
             .collect(),
+        untrusted_events: Vec::new(),
     });
 }
 
@@ -349,4 +357,48 @@ fn run_version(path: &Path) -> Result<String, String> {
         return Err(format!("fails ({status})"));
     }
     Ok(stdout.lines().next().unwrap_or("").trim().to_string())
+}
+
+fn codex_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Vec<InstallReport>) {
+    let Ok((hooks_path, config_path)) = places.codex_files(level) else {
+        return;
+    };
+    let mut report = InstallReport {
+        level,
+        path: display(&hooks_path),
+        error: None,
+        binaries: Vec::new(),
+        missing_events: Vec::new(),
+        untrusted_events: Vec::new(),
+    };
+    let read = read_settings(&hooks_path).and_then(|file| Ok((file, read_config(&config_path)?)));
+    let (file, config) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            report.error = Some(crate::domain::render::one_line(&format!("{e:#}")));
+            out.push(report);
+            return;
+        }
+    };
+    let hooks = codex::ocmem_hooks(&hooks_path, &file.value);
+    if hooks.is_empty() {
+        return;
+    }
+    let config = config.unwrap_or_default();
+    let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
+    programs.sort_unstable();
+    programs.dedup();
+    report.binaries = programs.iter().map(|p| check_binary(p, env)).collect();
+    report.missing_events = codex::missing_events(&hooks)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let project_untrusted = level == Level::Project
+        && codex::project_trust(&config, &places.project_root) != Some(true);
+    report.untrusted_events = hooks
+        .iter()
+        .filter(|hook| project_untrusted || !codex::is_trusted(&config, hook))
+        .map(|hook| hook.event.clone())
+        .collect();
+    out.push(report);
 }

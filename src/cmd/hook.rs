@@ -3,6 +3,7 @@
 //! nothing on stdout, says why in one line on stderr and in the warnings log, and exits 0.
 
 pub mod claude_code;
+pub mod codex;
 pub mod gemini;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -23,6 +24,7 @@ impl Run for Hook {
     fn run(&self, ctx: &Context) -> Result<()> {
         let (host, execute): (HostName, Execute) = match self.host {
             HookHost::ClaudeCode => (HostName::ClaudeCode, claude_code::execute),
+            HookHost::Codex => (HostName::Codex, codex::execute),
             HookHost::Gemini => (HostName::GeminiCli, gemini::execute),
         };
         // Gemini CLI takes what a hook prints on stderr for its output when stdout is empty.

@@ -20,6 +20,8 @@ use crate::host::opencode::plugin;
 use crate::store::host_files::{self, Original};
 use crate::store::workspace::project_root;
 
+mod codex;
+pub use codex::read_config;
 mod gemini_install;
 
 impl Run for Init {
@@ -41,12 +43,18 @@ impl Run for Init {
             level,
             dry_run: self.print,
         };
+        let codex = self.host == InitHost::Managed(HostName::Codex);
+        if self.compact_prompt && (!codex || self.uninstall) {
+            bail!("--compact-prompt is for `ocmem init codex` (--uninstall takes ocmem's prompt out anyway)");
+        }
         let text = match (self.host, self.mcp) {
             (InitHost::Managed(host), false) => match (host, self.uninstall) {
                 (HostName::OpenCode, false) => install.opencode(&places)?,
                 (HostName::OpenCode, true) => install.opencode_uninstall(&places)?,
                 (HostName::ClaudeCode, false) => install.claude_code(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_uninstall(&places)?,
+                (HostName::Codex, false) => install.codex(&places, self.compact_prompt)?,
+                (HostName::Codex, true) => install.codex_uninstall(&places)?,
                 (HostName::GeminiCli, false) => install.gemini(&places)?,
                 (HostName::GeminiCli, true) => install.gemini_uninstall(&places)?,
             },
@@ -54,16 +62,11 @@ impl Run for Init {
                 (HostName::OpenCode, _) => OPENCODE_HAS_TOOLS.to_string(),
                 (HostName::ClaudeCode, false) => install.claude_code_mcp(&places)?,
                 (HostName::ClaudeCode, true) => install.claude_code_mcp_uninstall(&places)?,
+                (HostName::Codex, _) => printed_mcp(PrintedHost::Codex, &binary, self.uninstall),
                 (HostName::GeminiCli, _) => {
                     printed_mcp(PrintedHost::GeminiCli, &binary, self.uninstall)
                 }
             },
-            (InitHost::Printed(host), true) => printed_mcp(host, &binary, self.uninstall),
-            (InitHost::Printed(host), false) => bail!(
-                "ocmem does not install hooks into {} yet; `ocmem init {} --mcp` prints how to give it the memory tools",
-                host.display_name(),
-                host.cli_name()
-            ),
         };
         print(&text)
     }
@@ -75,6 +78,7 @@ pub struct Places {
     home: Option<PathBuf>,
     xdg_config_home: Option<PathBuf>,
     claude_config_dir: Option<PathBuf>,
+    codex_home: Option<PathBuf>,
 }
 
 impl Places {
@@ -88,6 +92,7 @@ impl Places {
             home: env.home.clone(),
             xdg_config_home: env.xdg_config_home.clone(),
             claude_config_dir: env.claude_config_dir.clone(),
+            codex_home: env.codex_home.clone(),
         })
     }
 
@@ -138,18 +143,19 @@ impl Places {
 /// `init opencode --mcp`: the plugin registers the tools itself.
 const OPENCODE_HAS_TOOLS: &str = "OpenCode needs no MCP server: ocmem's plugin (`ocmem init opencode`) gives the agent the memory tools itself; nothing was changed\n";
 
-/// What to add to (or take out of) the configuration of a host init does not manage.
+/// What to add to (or take out of) a host's configuration for the MCP server, where `init`
+/// installs only the hooks (Codex, Gemini CLI).
 fn printed_mcp(host: PrintedHost, binary: &Path, uninstall: bool) -> String {
     let snippet = host.snippet(binary);
     if uninstall {
         return format!(
-            "ocmem does not manage {}'s configuration; to take the memory tools out, remove this from {}:\n\n{snippet}",
+            "`ocmem init --mcp` does not edit {}'s MCP servers; to take the memory tools out, remove this from {}:\n\n{snippet}",
             host.display_name(),
             host.config_file()
         );
     }
     format!(
-        "ocmem does not manage {}'s configuration; to give its agent the memory tools, add this to {}:\n\n{snippet}",
+        "`ocmem init --mcp` does not edit {}'s MCP servers; to give its agent the memory tools, add this to {}:\n\n{snippet}",
         host.display_name(),
         host.config_file()
     )

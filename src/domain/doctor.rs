@@ -115,6 +115,9 @@ pub struct InstallReport {
     pub binaries: Vec<BinaryCheck>,
     /// Claude Code events without ocmem's hook.
     pub missing_events: Vec<String>,
+    /// Hooks the host skips until they are trusted (Codex), by event.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub untrusted_events: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -247,7 +250,19 @@ fn install_problems(host: HostName, install: &InstallReport, problems: &mut Vec<
                 install.path,
                 install.missing_events.join(", ")
             ),
-            fix: reinstall,
+            fix: reinstall.clone(),
+        });
+    }
+    if !install.untrusted_events.is_empty() {
+        problems.push(Problem {
+            host: Some(host),
+            text: format!(
+                "{}: {} skips ocmem's hooks for {}, which it has not been told to trust",
+                install.path,
+                host.display_name(),
+                install.untrusted_events.join(", ")
+            ),
+            fix: format!("{reinstall} (writes the trust entries)"),
         });
     }
 }

@@ -9,15 +9,18 @@ pub enum HostName {
     OpenCode,
     #[serde(rename = "claude-code")]
     ClaudeCode,
+    #[serde(rename = "codex")]
+    Codex,
     #[serde(rename = "gemini")]
     GeminiCli,
 }
 
 impl HostName {
     /// Every host, in the order reports list them.
-    pub const ALL: [HostName; 3] = [
+    pub const ALL: [HostName; 4] = [
         HostName::OpenCode,
         HostName::ClaudeCode,
+        HostName::Codex,
         HostName::GeminiCli,
     ];
 
@@ -26,6 +29,7 @@ impl HostName {
         match self {
             HostName::OpenCode => "opencode",
             HostName::ClaudeCode => "claude-code",
+            HostName::Codex => "codex",
             HostName::GeminiCli => "gemini",
         }
     }
@@ -39,6 +43,7 @@ impl HostName {
         match self {
             HostName::OpenCode => "OpenCode",
             HostName::ClaudeCode => "Claude Code",
+            HostName::Codex => "Codex",
             HostName::GeminiCli => "Gemini CLI",
         }
     }

@@ -7,7 +7,7 @@
 //!   is set). Everything else in either file is left as it is.
 //! - Codex: a `[mcp_servers.<name>]` table with `command` and `args` in
 //!   `~/.codex/config.toml`; Gemini CLI: `"mcpServers": {<name>: {"command", "args"}}` in
-//!   `~/.gemini/settings.json`. ocmem does not manage either file: it prints what to add.
+//!   `~/.gemini/settings.json`. `init --mcp` edits neither file: it prints what to add.
 
 use std::path::{Path, PathBuf};
 

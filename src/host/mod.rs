@@ -2,6 +2,7 @@
 //! format and settings files. The only place that knows a host's field names.
 
 pub mod claude_code;
+pub mod codex;
 pub mod gemini;
 pub mod json;
 pub mod mcp;

@@ -25,6 +25,7 @@ mod person;
 pub mod repository;
 pub mod sessions;
 pub mod switch;
+pub mod transcript;
 pub mod user_memory;
 pub mod warnings;
 pub mod workspace;

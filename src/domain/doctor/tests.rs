@@ -17,6 +17,7 @@ fn install(level: Level, path: &str, binaries: Vec<BinaryCheck>) -> InstallRepor
         error: None,
         binaries,
         missing_events: Vec::new(),
+        untrusted_events: Vec::new(),
     }
 }
 
@@ -177,4 +178,30 @@ fn the_json_has_the_schema_and_stable_names() {
     assert_eq!(json["hosts"][1]["host"], "claude-code");
     assert_eq!(json["data_dir"]["writable"], true);
     assert_eq!(json["problems"][0]["host"], serde_json::Value::Null);
+}
+
+#[test]
+fn an_untrusted_codex_hook_is_a_problem_saying_how_to_trust_it() {
+    let mut codex = install(
+        Level::User,
+        "/home/dev/.codex/hooks.json",
+        vec![binary("/bin/ocmem", true)],
+    );
+    let trusted = codex.clone();
+    codex.untrusted_events = vec!["SessionStart".into(), "PostToolUse".into()];
+    let mut problems = Vec::new();
+    install_problems(HostName::Codex, &trusted, &mut problems);
+    assert!(problems.is_empty());
+    install_problems(HostName::Codex, &codex, &mut problems);
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].text.contains("SessionStart, PostToolUse"),
+        "{}",
+        problems[0].text
+    );
+    assert!(
+        problems[0].fix.contains("ocmem init codex --user"),
+        "{}",
+        problems[0].fix
+    );
 }

@@ -1,0 +1,107 @@
+//! `ocmem hook codex`: every Codex hook event, dispatched on its name.
+//!
+//! As with Claude Code, what a hook adds stays in the context for the rest of the session, so
+//! the memory block is added when a session starts and the hot state again only when it
+//! changed. What Codex's payloads lack (a command's exit status, a compaction's summary) is read
+//! from the session's rollout file.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::claude_code::{no_message, shown_if_changed, start_afresh};
+use crate::cmd::promote::promote;
+use crate::cmd::render::render;
+use crate::cmd::tool_after::record;
+use crate::context::Context;
+use crate::domain::event::{Compaction, SessionRef, ToolKind};
+use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};
+use crate::host::json::parse_event;
+use crate::store::transcript::read_tail;
+
+/// What to print for the event in `stdin`.
+pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
+    let event = parse_event(stdin)?;
+    let event = decode(&event)?;
+    if directory(&event).is_some_and(|dir| crate::cmd::off_for(ctx, dir)) {
+        return Ok(String::new());
+    }
+    Ok(match event {
+        HookEvent::SessionStart {
+            session,
+            source,
+            transcript,
+        } => {
+            if source == "compact" {
+                promote_compaction(ctx, session, transcript)?;
+            }
+            start_afresh(ctx, session)?;
+            let rendered = render(ctx, no_message(session))?;
+            shown_if_changed(ctx, session, &rendered.session)?;
+            additional_context("SessionStart", rendered.text().trim_end())
+        }
+        HookEvent::UserPromptSubmit(prompt) => {
+            let rendered = render(ctx, prompt)?;
+            match shown_if_changed(ctx, prompt.session, &rendered.session)? {
+                Some(text) => additional_context("UserPromptSubmit", &text),
+                None => String::new(),
+            }
+        }
+        HookEvent::ToolUse {
+            mut call,
+            transcript,
+        } => {
+            let rollout = match (call.kind, transcript) {
+                (ToolKind::Shell, Some(path)) => read_tail(Path::new(path))?,
+                _ => None,
+            };
+            if let (Some(run), Some(rollout)) = (call.shell.as_mut(), rollout.as_deref()) {
+                run.exit = command_exit(rollout, call.call_id);
+            }
+            record(ctx, &call)?;
+            String::new()
+        }
+        // Every `codex exec` process ends its session, also one resumed later: its state stays
+        // until `gc --sweep` finds it idle.
+        HookEvent::SessionEnd(session) => {
+            let store = ctx.store();
+            store.note_host_call(&store.workspace(session.directory), session.host);
+            String::new()
+        }
+        HookEvent::Other { .. } => String::new(),
+    })
+}
+
+/// Files the memory candidates of the compaction that restarted `session`: Codex's hooks carry
+/// no summary, its rollout file does.
+fn promote_compaction(ctx: &Context, session: SessionRef, transcript: Option<&str>) -> Result<()> {
+    let Some(rollout) = transcript
+        .map(|path| read_tail(Path::new(path)))
+        .transpose()?
+    else {
+        return Ok(());
+    };
+    let Some(summary) = rollout.as_deref().and_then(compaction_summary) else {
+        return Ok(());
+    };
+    promote(
+        ctx,
+        Compaction {
+            session,
+            summary: &summary,
+        },
+    )?;
+    Ok(())
+}
+
+/// The directory of the session an event belongs to; `None` for an event ocmem ignores.
+fn directory<'a>(event: &HookEvent<'a>) -> Option<&'a str> {
+    match event {
+        HookEvent::SessionStart { session, .. } | HookEvent::SessionEnd(session) => {
+            Some(session.directory)
+        }
+        HookEvent::UserPromptSubmit(prompt) => Some(prompt.session.directory),
+        HookEvent::ToolUse { call, .. } => Some(call.session.directory),
+        HookEvent::Other { .. } => None,
+    }
+}
