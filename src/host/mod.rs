@@ -4,6 +4,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod gemini;
+pub mod hook_groups;
 pub mod json;
 pub mod mcp;
 pub mod opencode;

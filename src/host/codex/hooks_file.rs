@@ -16,11 +16,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::domain::install_level::Level;
 use crate::host::claude_code::settings::{first_shell_word, shell_quote};
+use crate::host::hook_groups::HookSet;
 
 /// The tools whose calls ocmem records (those of `super::TOOLS`), as the group's matcher: a
 /// regular expression over tool names.
@@ -95,105 +96,26 @@ pub fn ocmem_program(command: &str) -> Option<String> {
     name.starts_with("ocmem").then_some(program)
 }
 
-fn is_ocmem_handler(handler: &Value) -> bool {
-    handler["type"] == "command"
-        && handler["command"]
-            .as_str()
-            .is_some_and(|c| ocmem_program(c).is_some())
-}
-
-fn handlers(group: &Value) -> &[Value] {
-    group["hooks"].as_array().map_or(&[], Vec::as_slice)
-}
-
-fn ocmem_group(matcher: Option<&str>, command: &str, timeout: u64) -> Value {
-    let mut group = Map::new();
-    if let Some(matcher) = matcher {
-        group.insert("matcher".into(), matcher.into());
+/// ocmem's hooks in Codex's `hooks.json` (see `host::hook_groups`).
+fn hook_set() -> HookSet<'static> {
+    HookSet {
+        events: EVENTS
+            .iter()
+            .map(|&(event, _, matcher, timeout)| (event, matcher, timeout))
+            .collect(),
+        ocmem_program,
     }
-    let handler = json!({"type": "command", "command": command, "timeout": timeout});
-    group.insert("hooks".into(), Value::Array(vec![handler]));
-    Value::Object(group)
 }
 
-/// `file` with ocmem's hooks running `command` for every event of `EVENTS`: a group holding only
-/// ocmem's handler is replaced where it is; other handlers of ocmem's are taken out and a group
-/// of ocmem's own is added at the end. Everything else is kept, in order.
+/// `file` with ocmem's hooks running `command` for every event of `EVENTS`: see
+/// `HookSet::install`.
 pub fn install(file: &Value, command: &str) -> Result<Value> {
-    let mut file = file.clone();
-    let Some(root) = file.as_object_mut() else {
-        bail!("it is not a JSON object");
-    };
-    let hooks = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(hooks) = hooks.as_object_mut() else {
-        bail!("its \"hooks\" is not an object");
-    };
-    for (event, _, matcher, timeout) in EVENTS {
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Some(groups) = groups.as_array_mut() else {
-            bail!("its \"hooks\".\"{event}\" is not an array");
-        };
-        let wanted = ocmem_group(matcher, command, timeout);
-        let holding: Vec<usize> = (0..groups.len())
-            .filter(|&i| handlers(&groups[i]).iter().any(is_ocmem_handler))
-            .collect();
-        match holding[..] {
-            [only] if handlers(&groups[only]).len() == 1 => groups[only] = wanted,
-            _ => {
-                remove_ocmem_handlers(groups);
-                groups.push(wanted);
-            }
-        }
-    }
-    Ok(file)
+    hook_set().install(file, command)
 }
 
-fn remove_ocmem_handlers(groups: &mut Vec<Value>) -> bool {
-    let mut removed = false;
-    groups.retain_mut(|group| {
-        let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-            return true;
-        };
-        let before = list.len();
-        list.retain(|handler| !is_ocmem_handler(handler));
-        removed |= list.len() != before;
-        list.len() == before || !list.is_empty()
-    });
-    removed
-}
-
-/// `file` without ocmem's handlers, and without the groups, event lists and `hooks` object
-/// that only they filled.
+/// `file` without ocmem's handlers: see `HookSet::uninstall`.
 pub fn uninstall(file: &Value) -> Value {
-    let mut file = file.clone();
-    let Some(hooks) = file.get_mut("hooks").and_then(Value::as_object_mut) else {
-        return file;
-    };
-    let mut emptied = Vec::new();
-    let mut removed = false;
-    for (event, groups) in hooks.iter_mut() {
-        if let Some(groups) = groups.as_array_mut() {
-            if remove_ocmem_handlers(groups) {
-                removed = true;
-                if groups.is_empty() {
-                    emptied.push(event.clone());
-                }
-            }
-        }
-    }
-    for event in emptied {
-        hooks.shift_remove(&event);
-    }
-    if removed && hooks.is_empty() {
-        file.as_object_mut()
-            .expect("had hooks")
-            .shift_remove("hooks");
-    }
-    file
+    hook_set().uninstall(file)
 }
 
 /// One handler of ocmem's in a `hooks.json`, with what Codex's trust entry for it must say.
@@ -210,37 +132,24 @@ pub struct FoundHook {
 
 /// Every handler of ocmem's in `file` (the `hooks.json` at `path`), in file order.
 pub fn ocmem_hooks(path: &Path, file: &Value) -> Vec<FoundHook> {
-    let Some(hooks) = file["hooks"].as_object() else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    for (event, groups) in hooks {
-        let Some(snake) = EVENTS.iter().find(|(name, ..)| name == event).map(|e| e.1) else {
-            continue;
-        };
-        for (g, group) in groups
-            .as_array()
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .enumerate()
-        {
-            for (h, handler) in handlers(group).iter().enumerate() {
-                let Some(program) = handler["command"].as_str().and_then(ocmem_program) else {
-                    continue;
-                };
-                if handler["type"] != "command" {
-                    continue;
-                }
-                found.push(FoundHook {
-                    event: event.clone(),
-                    program,
-                    key: format!("{}:{snake}:{g}:{h}", path.display()),
-                    hash: trust_hash(snake, group["matcher"].as_str(), handler),
-                });
-            }
-        }
-    }
-    found
+    hook_set()
+        .found(file)
+        .into_iter()
+        .filter_map(|found| {
+            let snake = EVENTS.iter().find(|(name, ..)| *name == found.event)?.1;
+            Some(FoundHook {
+                event: found.event.to_string(),
+                key: format!(
+                    "{}:{snake}:{}:{}",
+                    path.display(),
+                    found.group_index,
+                    found.handler_index
+                ),
+                hash: trust_hash(snake, found.group["matcher"].as_str(), found.handler),
+                program: found.program,
+            })
+        })
+        .collect()
 }
 
 /// The events of `EVENTS` with no handler of ocmem's in `found`.

@@ -9,12 +9,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use crate::domain::install_level::Level;
 use crate::host::claude_code::settings::{first_shell_word, shell_quote};
+use crate::host::hook_groups::HookSet;
 
 /// A regular expression over tool names: those of `super::TOOLS`, the others are not worth
 /// starting a process for.
@@ -81,114 +82,26 @@ pub fn is_silenced(command: &str) -> bool {
         .eq(SILENCER.iter().rev().copied())
 }
 
-fn is_ocmem_handler(handler: &Value) -> bool {
-    handler.get("type").and_then(Value::as_str) == Some("command")
-        && handler
-            .get("command")
-            .and_then(Value::as_str)
-            .is_some_and(|c| ocmem_program(c).is_some())
-}
-
-fn handlers(group: &Value) -> &[Value] {
-    group
-        .get("hooks")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-fn ocmem_group(matcher: Option<&str>, command: &str) -> Value {
-    let mut group = Map::new();
-    if let Some(matcher) = matcher {
-        group.insert("matcher".into(), matcher.into());
+/// ocmem's hooks in Gemini CLI's settings (see `host::hook_groups`).
+fn hook_set() -> HookSet<'static> {
+    HookSet {
+        events: EVENTS
+            .iter()
+            .map(|&(event, matcher)| (event, matcher, HOOK_TIMEOUT_MS))
+            .collect(),
+        ocmem_program,
     }
-    let handler = json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_MS});
-    group.insert("hooks".into(), Value::Array(vec![handler]));
-    Value::Object(group)
 }
 
-/// `settings` with ocmem's hooks running `command` for every event of `EVENTS`. A group that
-/// holds only ocmem's handler is replaced where it is; any other handler of ocmem's is taken
-/// out of its group and a group of ocmem's own is added at the end. Everything else, and the
-/// order of every key, is kept. Fails, saying where, on a shape Gemini CLI would not accept.
+/// `settings` with ocmem's hooks running `command` for every event of `EVENTS`: see
+/// `HookSet::install`. Fails, saying where, on a shape Gemini CLI would not accept.
 pub fn install(settings: &Value, command: &str) -> Result<Value> {
-    let mut settings = settings.clone();
-    let Some(root) = settings.as_object_mut() else {
-        bail!("it is not a JSON object");
-    };
-    let hooks = root
-        .entry("hooks")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(hooks) = hooks.as_object_mut() else {
-        bail!("its \"hooks\" is not an object");
-    };
-    for (event, matcher) in EVENTS {
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Some(groups) = groups.as_array_mut() else {
-            bail!("its \"hooks\".\"{event}\" is not an array");
-        };
-        let wanted = ocmem_group(matcher, command);
-        let holding: Vec<usize> = (0..groups.len())
-            .filter(|&i| handlers(&groups[i]).iter().any(is_ocmem_handler))
-            .collect();
-        match holding[..] {
-            [only] if handlers(&groups[only]).len() == 1 => groups[only] = wanted,
-            _ => {
-                remove_ocmem_handlers(groups);
-                groups.push(wanted);
-            }
-        }
-    }
-    Ok(settings)
+    hook_set().install(settings, command)
 }
 
-fn remove_ocmem_handlers(groups: &mut Vec<Value>) -> bool {
-    let mut removed = false;
-    groups.retain_mut(|group| {
-        let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-            return true;
-        };
-        let before = list.len();
-        list.retain(|handler| !is_ocmem_handler(handler));
-        if list.len() == before {
-            return true;
-        }
-        removed = true;
-        !list.is_empty()
-    });
-    removed
-}
-
-/// `settings` without ocmem's handlers under any event, and without the groups, event lists
-/// and `hooks` object that only they filled.
+/// `settings` without ocmem's handlers: see `HookSet::uninstall`.
 pub fn uninstall(settings: &Value) -> Value {
-    let mut settings = settings.clone();
-    let Some(root) = settings.as_object_mut() else {
-        return settings;
-    };
-    let Some(hooks) = root.get_mut("hooks").and_then(Value::as_object_mut) else {
-        return settings;
-    };
-    let mut emptied = Vec::new();
-    let mut removed = false;
-    for (event, groups) in hooks.iter_mut() {
-        if let Some(groups) = groups.as_array_mut() {
-            if remove_ocmem_handlers(groups) {
-                removed = true;
-                if groups.is_empty() {
-                    emptied.push(event.clone());
-                }
-            }
-        }
-    }
-    for event in emptied {
-        hooks.shift_remove(&event);
-    }
-    if removed && hooks.is_empty() {
-        root.shift_remove("hooks");
-    }
-    settings
+    hook_set().uninstall(settings)
 }
 
 /// One of ocmem's handlers found in a settings file.
@@ -203,25 +116,15 @@ pub struct FoundHook {
 
 /// Every handler of ocmem's in `settings`, in file order.
 pub fn ocmem_hooks(settings: &Value) -> Vec<FoundHook> {
-    let Some(hooks) = settings.get("hooks").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    for (event, groups) in hooks {
-        for group in groups.as_array().map_or(&[][..], Vec::as_slice) {
-            for handler in handlers(group).iter().filter(|h| is_ocmem_handler(h)) {
-                let command = handler.get("command").and_then(Value::as_str);
-                if let Some(program) = command.and_then(ocmem_program) {
-                    found.push(FoundHook {
-                        event: event.clone(),
-                        program,
-                        silenced: command.is_some_and(is_silenced),
-                    });
-                }
-            }
-        }
-    }
-    found
+    hook_set()
+        .found(settings)
+        .into_iter()
+        .map(|found| FoundHook {
+            event: found.event.to_string(),
+            silenced: found.handler["command"].as_str().is_some_and(is_silenced),
+            program: found.program,
+        })
+        .collect()
 }
 
 /// The events of `EVENTS` that have no handler of ocmem's in `found`.

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 /// A user's settings as Claude Code writes them, with hooks of their own, among them decoys
 /// that mention ocmem without being its hook.
@@ -112,7 +113,7 @@ fn a_hand_written_hook_sharing_a_group_is_taken_out_and_replaced() {
         json!({"hooks": [{"type": "command", "command": "date >> ~/prompts.log"}]})
     );
     assert_eq!(
-        handlers(&groups[1])[0]["command"],
+        groups[1]["hooks"][0]["command"],
         format!("{BIN} hook claude-code")
     );
 }

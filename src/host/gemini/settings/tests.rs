@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 const BINARY: &str = "/opt/ocmem bin/ocmem";
 
