@@ -418,11 +418,24 @@ impl Install<'_> {
             ));
         }
         let stripped = claude::uninstall(&settings.value);
-        let original = host_files::read_original(self.data_dir, &path)?;
+        self.put_back(&path, &settings, &stripped, "Claude Code")
+    }
+
+    /// Writes a settings file without ocmem's hooks (`stripped`, from `settings` at `path`):
+    /// the file as it was before `init`, byte for byte, when nothing else changed since; gone
+    /// when `init` created it; else `stripped`, in the file's own indentation.
+    pub(super) fn put_back(
+        &self,
+        path: &Path,
+        settings: &Settings,
+        stripped: &Value,
+        host: &str,
+    ) -> Result<String> {
+        let original = host_files::read_original(self.data_dir, path)?;
         // The file as it was, when nothing but ocmem's hooks changed since.
         let restore = original.filter(|original| match &original.text {
-            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == stripped),
-            None => stripped == Value::Object(Default::default()),
+            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == *stripped),
+            None => *stripped == Value::Object(Default::default()),
         });
         let mut out = String::new();
         match &restore {
@@ -434,7 +447,7 @@ impl Install<'_> {
                 created_dirs,
                 ..
             }) => {
-                host_files::remove(&path)?;
+                host_files::remove(path)?;
                 host_files::remove_empty_dirs(created_dirs)?;
                 out.push_str(&format!(
                     "removed {}, which ocmem had created\n",
@@ -444,27 +457,27 @@ impl Install<'_> {
             Some(Original {
                 text: Some(text), ..
             }) => {
-                self.write(&path, text, &mut out)?;
+                self.write(path, text, &mut out)?;
                 if !self.dry_run {
                     out.push_str(&format!(
-                        "removed Claude Code's ocmem hooks: {} is as it was before\n",
+                        "removed {host}'s ocmem hooks: {} is as it was before\n",
                         path.display()
                     ));
                 }
             }
             None => {
-                let text = claude::render(&stripped, settings.text.as_deref());
-                self.write(&path, &text, &mut out)?;
+                let text = claude::render(stripped, settings.text.as_deref());
+                self.write(path, &text, &mut out)?;
                 if !self.dry_run {
                     out.push_str(&format!(
-                        "removed Claude Code's ocmem hooks from {}, keeping everything else\n",
+                        "removed {host}'s ocmem hooks from {}, keeping everything else\n",
                         path.display()
                     ));
                 }
             }
         }
         if !self.dry_run {
-            host_files::forget_original(self.data_dir, &path)?;
+            host_files::forget_original(self.data_dir, path)?;
         }
         Ok(out)
     }

@@ -2,12 +2,10 @@
 //! other setting, and taken out again restoring the file as it was.
 
 use anyhow::{Context as _, Result};
-use serde_json::Value;
 
 use super::{read_settings, Install, Places};
 use crate::host::claude_code::settings::render;
 use crate::host::gemini::settings as gemini;
-use crate::store::host_files::{self, Original};
 
 impl Install<'_> {
     pub(super) fn gemini(&self, places: &Places) -> Result<String> {
@@ -64,54 +62,6 @@ impl Install<'_> {
             ));
         }
         let stripped = gemini::uninstall(&settings.value);
-        let original = host_files::read_original(self.data_dir, &path)?;
-        // The file as it was, when nothing but ocmem's hooks changed since.
-        let restore = original.filter(|original| match &original.text {
-            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == stripped),
-            None => stripped == Value::Object(Default::default()),
-        });
-        let mut out = String::new();
-        match &restore {
-            Some(Original { text: None, .. }) if self.dry_run => {
-                out.push_str(&format!("would remove {}\n", path.display()));
-            }
-            Some(Original {
-                text: None,
-                created_dirs,
-                ..
-            }) => {
-                host_files::remove(&path)?;
-                host_files::remove_empty_dirs(created_dirs)?;
-                out.push_str(&format!(
-                    "removed {}, which ocmem had created\n",
-                    path.display()
-                ));
-            }
-            Some(Original {
-                text: Some(text), ..
-            }) => {
-                self.write(&path, text, &mut out)?;
-                if !self.dry_run {
-                    out.push_str(&format!(
-                        "removed Gemini CLI's ocmem hooks: {} is as it was before\n",
-                        path.display()
-                    ));
-                }
-            }
-            None => {
-                let text = render(&stripped, settings.text.as_deref());
-                self.write(&path, &text, &mut out)?;
-                if !self.dry_run {
-                    out.push_str(&format!(
-                        "removed Gemini CLI's ocmem hooks from {}, keeping everything else\n",
-                        path.display()
-                    ));
-                }
-            }
-        }
-        if !self.dry_run {
-            host_files::forget_original(self.data_dir, &path)?;
-        }
-        Ok(out)
+        self.put_back(&path, &settings, &stripped, "Gemini CLI")
     }
 }
