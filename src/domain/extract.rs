@@ -607,6 +607,16 @@ pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
     lines
 }
 
+/// Whether one line of output, read on its own, is an error line or a runner's report of a
+/// failure (what `error_lines` picks from): the lines a pruned output must keep.
+pub fn is_error_line(raw_line: &str) -> bool {
+    let visible = visible_text(raw_line);
+    matches!(
+        line_signal(visible.trim(), true),
+        Some(Signal::Primary | Signal::RunnerReport)
+    )
+}
+
 /// One summary of at most 280 chars made of whole lines joined by " | "; a first line longer
 /// than 280 is cut (at a word boundary when one is in its second half) and ends with "…".
 /// Empty input → "".

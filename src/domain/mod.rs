@@ -18,6 +18,7 @@ pub mod memory_edit;
 pub mod memory_type;
 pub mod open_errors;
 pub mod paths;
+pub mod prune;
 pub mod render;
 pub mod repository;
 pub mod scope;
