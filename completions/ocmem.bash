@@ -58,6 +58,9 @@ _ocmem() {
             ocmem,replay)
                 cmd="ocmem__subcmd__replay"
                 ;;
+            ocmem,sessions)
+                cmd="ocmem__subcmd__sessions"
+                ;;
             ocmem,tool-after)
                 cmd="ocmem__subcmd__tool__subcmd__after"
                 ;;
@@ -102,6 +105,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,replay)
                 cmd="ocmem__subcmd__help__subcmd__replay"
+                ;;
+            ocmem__subcmd__help,sessions)
+                cmd="ocmem__subcmd__help__subcmd__sessions"
                 ;;
             ocmem__subcmd__help,tool-after)
                 cmd="ocmem__subcmd__help__subcmd__tool__subcmd__after"
@@ -236,7 +242,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -368,7 +374,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -746,6 +752,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__sessions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1438,6 +1458,28 @@ _ocmem() {
                 return 0
             fi
             case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__sessions)
+            opts="-h --workspace --json --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --data-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

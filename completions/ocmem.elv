@@ -37,6 +37,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
+            cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -311,6 +312,13 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;sessions'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print the digests as a JSON array instead of a listing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -326,6 +334,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
+            cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -394,6 +403,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;forget'= {
         }
         &'ocmem;help;mcp'= {
+        }
+        &'ocmem;help;sessions'= {
         }
         &'ocmem;help;help'= {
         }

@@ -60,6 +60,7 @@ pub enum Command {
     #[command(after_help = FORGET_EXAMPLE)]
     Forget(MemoryForget),
     Mcp(Mcp),
+    Sessions(Sessions),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -700,4 +701,25 @@ pub struct Mcp {
     /// The workspace that DIR belongs to [default: the current directory's]
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+}
+
+const SESSIONS_EXAMPLE: &str = "Examples:
+  ocmem sessions
+  ocmem sessions --workspace ~/src/demo --json | jq '.[0].title'";
+
+/// List the digests of a workspace's past sessions, the latest first
+///
+/// A digest is kept for every session of every host: it is brought up to date at each user
+/// request, when the session is compacted and when it ends, and swept by `gc --sweep` like
+/// the sessions. Each line says when the session last did something, its host, a one-line
+/// title (its first request) and its counts. Reads only.
+#[derive(Debug, Args)]
+#[command(after_help = SESSIONS_EXAMPLE)]
+pub struct Sessions {
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Print the digests as a JSON array instead of a listing
+    #[arg(long)]
+    pub json: bool,
 }

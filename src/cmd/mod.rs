@@ -15,6 +15,7 @@ pub mod memory;
 pub mod promote;
 pub mod render;
 pub mod replay;
+pub mod sessions;
 pub mod tool_after;
 
 use std::io::{ErrorKind, Write};
@@ -46,6 +47,7 @@ impl Run for Command {
             Command::Remember(cmd) => cmd.run(ctx),
             Command::Forget(cmd) => cmd.run(ctx),
             Command::Mcp(cmd) => cmd.run(ctx),
+            Command::Sessions(cmd) => cmd.run(ctx),
         }
     }
 }
