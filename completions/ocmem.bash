@@ -31,6 +31,9 @@ _ocmem() {
             ocmem,gc)
                 cmd="ocmem__subcmd__gc"
                 ;;
+            ocmem,handoff)
+                cmd="ocmem__subcmd__handoff"
+                ;;
             ocmem,help)
                 cmd="ocmem__subcmd__help"
                 ;;
@@ -78,6 +81,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,gc)
                 cmd="ocmem__subcmd__help__subcmd__gc"
+                ;;
+            ocmem__subcmd__help,handoff)
+                cmd="ocmem__subcmd__help__subcmd__handoff"
                 ;;
             ocmem__subcmd__help,help)
                 cmd="ocmem__subcmd__help__subcmd__help"
@@ -242,7 +248,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,8 +379,38 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__handoff)
+            opts="-h --session --write --force --workspace --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,6 +480,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__gc)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__handoff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -61,6 +61,7 @@ pub enum Command {
     Forget(MemoryForget),
     Mcp(Mcp),
     Sessions(Sessions),
+    Handoff(Handoff),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -722,4 +723,32 @@ pub struct Sessions {
     /// Print the digests as a JSON array instead of a listing
     #[arg(long)]
     pub json: bool,
+}
+
+const HANDOFF_EXAMPLE: &str = "Examples:
+  ocmem handoff
+  ocmem handoff --session ses_1 --write HANDOFF.md
+  ocmem handoff --write HANDOFF.md --force     # over a file edited since ocmem wrote it";
+
+/// Print a handoff note for the latest (or a given) session of a workspace
+///
+/// Markdown with `## Now`, `## Decisions`, `## Next` and `## Risks`, 3 to 5 bullets each, every
+/// bullet ending with the digest field it comes from (see `ocmem sessions`). Printed; with
+/// --write also written to PATH, but never over a file that changed since ocmem last wrote it
+/// there, unless --force.
+#[derive(Debug, Args)]
+#[command(after_help = HANDOFF_EXAMPLE)]
+pub struct Handoff {
+    /// The session's id (as the host names it) [default: the latest]
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Also write the note to PATH
+    #[arg(long, value_name = "PATH")]
+    pub write: Option<PathBuf>,
+    /// With --write: replace PATH even when it changed since ocmem last wrote it
+    #[arg(long, requires = "write")]
+    pub force: bool,
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
 }

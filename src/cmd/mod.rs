@@ -7,6 +7,7 @@ pub mod compact;
 pub mod doctor;
 pub mod gc;
 pub mod gc_archive;
+pub mod handoff;
 pub mod hook;
 pub mod init;
 pub mod input;
@@ -48,6 +49,7 @@ impl Run for Command {
             Command::Forget(cmd) => cmd.run(ctx),
             Command::Mcp(cmd) => cmd.run(ctx),
             Command::Sessions(cmd) => cmd.run(ctx),
+            Command::Handoff(cmd) => cmd.run(ctx),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! session (or a colleague) can pick up from it. Built from the hot state when the session
 //! ends, is compacted or goes idle, and from the user's requests as they arrive.
 
+pub mod handoff;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

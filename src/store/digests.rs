@@ -5,6 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use serde_json::Map;
 
 use super::{Document, Store, Stored, Workspace};
 use crate::domain::digest::{Ending, SessionDigest, DIGEST_VERSION};
@@ -15,6 +17,51 @@ use crate::domain::time::parse_rfc3339;
 
 /// The folder of a workspace's digests.
 pub const DIGESTS_DIR: &str = "digests";
+
+/// `handoffs.json` in the data directory: what ocmem last wrote at each path `handoff
+/// --write` wrote to, so that a file changed since is not overwritten.
+pub const HANDOFFS_FILE: &str = "handoffs.json";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandoffWrites {
+    #[serde(default = "handoffs_version")]
+    pub version: u64,
+    /// sha256 of what was written, by absolute path.
+    #[serde(default)]
+    pub written: std::collections::BTreeMap<String, String>,
+    #[serde(flatten)]
+    pub extra: Map<String, serde_json::Value>,
+}
+
+fn handoffs_version() -> u64 {
+    1
+}
+
+impl Document for HandoffWrites {
+    const KIND: &'static str = "handoff record";
+    const VERSION: u64 = 1;
+    const DURABLE: bool = true;
+    fn version(&self) -> u64 {
+        self.version
+    }
+}
+
+impl HandoffWrites {
+    pub fn new() -> Self {
+        HandoffWrites {
+            version: 1,
+            written: Default::default(),
+            extra: Map::new(),
+        }
+    }
+}
+
+impl Default for HandoffWrites {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// A digest is a recollection: a power cut may cost its last update.
 impl Document for SessionDigest {
@@ -205,6 +252,44 @@ impl Store {
         };
         Ok((removed, emptied))
     }
+}
+
+impl Store {
+    /// Writes `text` to `path` unless a file there changed since ocmem last wrote it (or was
+    /// never written by ocmem) and `force` is not given; records what it wrote. Under the
+    /// record's lock, so two writers do not both pass the check. Returns `false` when it
+    /// refused.
+    pub fn write_handoff(&self, path: &Path, text: &str, force: bool) -> Result<bool> {
+        let key = path.to_string_lossy().into_owned();
+        let current = super::host_files::read(path)?;
+        let record = self.data_dir.join(HANDOFFS_FILE);
+        let updated = self.update(&record, HandoffWrites::new, |writes| {
+            let unchanged = match &current {
+                None => true,
+                Some(bytes) => writes.written.get(&key) == Some(&sha256_bytes(bytes)),
+            };
+            if !unchanged && !force {
+                return Ok(false);
+            }
+            super::host_files::write(path, text.as_bytes())?;
+            writes
+                .written
+                .insert(key.clone(), sha256_bytes(text.as_bytes()));
+            Ok(true)
+        })?;
+        match updated {
+            super::Updated::Done { result, .. } => result,
+            super::Updated::LeftNewer => Ok(false),
+        }
+    }
+}
+
+fn sha256_bytes(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn digest_paths(workspace: &Workspace) -> Vec<PathBuf> {

@@ -96,3 +96,88 @@ fn title_falls_back_to_files_then_id() {
     digest.note_request("add a cache", 1);
     assert_eq!(digest.title(), "add a cache");
 }
+
+mod handoff_note {
+    use super::super::handoff::{handoff, sections, BULLETS_MAX, BULLETS_MIN};
+    use super::super::SessionDigest;
+
+    fn field_of<'a>(digest: &'a serde_json::Value, field: &str) -> &'a serde_json::Value {
+        &digest[field]
+    }
+
+    /// Every bullet's text is found in (or is a fallback about) the field it names.
+    fn assert_traceable(d: &SessionDigest) {
+        let value = serde_json::to_value(d).unwrap();
+        for (heading, bullets) in sections(d) {
+            assert!(
+                (BULLETS_MIN..=BULLETS_MAX).contains(&bullets.len()),
+                "{heading}: {bullets:?}"
+            );
+            for b in bullets {
+                let field = field_of(&value, b.field);
+                assert!(
+                    !field.is_null() || b.field == "endedBy",
+                    "{heading}: {} names {} which the digest lacks",
+                    b.text,
+                    b.field
+                );
+                let empty = match field {
+                    serde_json::Value::Array(items) => items.is_empty(),
+                    serde_json::Value::String(s) => s.is_empty(),
+                    _ => false,
+                };
+                let quoted = match field {
+                    serde_json::Value::Array(items) => {
+                        items.iter().any(|i| b.text.contains(i.as_str().unwrap()))
+                    }
+                    serde_json::Value::String(s) => {
+                        !s.is_empty() && b.text.contains(&s[..s.len().min(60)])
+                    }
+                    _ => true,
+                };
+                let says_missing = b.text.starts_with("No ") || b.text.contains(" not ");
+                assert!(
+                    quoted
+                        || (empty && says_missing)
+                        || b.field == "sessionID"
+                        || b.field == "endedAt"
+                        || b.field == "nextSteps"
+                        || b.field == "latestRequest",
+                    "{heading}: {:?} is not traceable to {}",
+                    b.text,
+                    b.field
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_digest_still_gives_three_honest_bullets_each() {
+        let d = SessionDigest::new("s1", "codex", 0);
+        assert_traceable(&d);
+        let note = handoff(&d);
+        for heading in ["## Now", "## Decisions", "## Next", "## Risks"] {
+            assert_eq!(note.matches(heading).count(), 1, "{note}");
+        }
+        assert!(note.contains("No decision was recorded"));
+    }
+
+    #[test]
+    fn a_full_digest_is_cut_to_five_and_quotes_what_it_holds() {
+        let mut d = SessionDigest::new("s2", "opencode", 0);
+        d.note_request("add the export endpoint", 1);
+        d.note_request("now write its tests", 2);
+        for i in 0..8 {
+            d.files_edited.push(format!("src/f{i}.rs"));
+            d.decisions.push(format!("decision {i}"));
+            d.open_errors.push(format!("error {i}"));
+        }
+        d.next_steps = vec!["wire the route".into()];
+        assert_traceable(&d);
+        let note = handoff(&d);
+        assert!(note.contains("decision 7"), "the newest decisions first");
+        assert!(!note.contains("decision 0"));
+        assert!(note.contains("and 4 more"), "{note}");
+        assert!(note.contains("- wire the route `[nextSteps]`"), "{note}");
+    }
+}
