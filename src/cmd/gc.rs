@@ -361,14 +361,16 @@ fn sweep_workspace(
     let left_paths = all_files
         .filter(|f| !gone.contains(&f.path))
         .map(|f| f.path.as_path())
-        .chain(workspace.other_dirs.iter().map(PathBuf::as_path))
-        .filter(|path| !(digests_dir_gone && *path == digests_dir));
+        .chain(workspace.other_dirs.iter().map(PathBuf::as_path));
     for path in left_paths {
         match path.parent() {
             Some(dir) if dir == sessions_dir => left_in_sessions += 1,
             Some(dir) if dir == hosts_dir => left_in_hosts += 1,
             _ => left_in_root += 1,
         }
+    }
+    if !digests_dir_gone && digests_dir.is_dir() {
+        left_in_root += 1;
     }
     // Not through a link: what it points at is not the data directory's.
     let sessions_dir_exists = std::fs::symlink_metadata(&sessions_dir).is_ok_and(|m| m.is_dir());
