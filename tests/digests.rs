@@ -202,3 +202,89 @@ fn passing_validations_are_kept() {
         "not a validation"
     );
 }
+
+/// Renders an OpenCode message of a new session, the day after the recorded session.
+fn render_next_day(env: &Env, session: &str, message_id: &str, prompt: &str) -> String {
+    let event = serde_json::json!({
+        "directory": DEMO_DIR,
+        "sessionID": session,
+        "messageID": message_id,
+        "prompt": prompt,
+    });
+    let out = env.run_at("2026-11-22T09:00:00Z", &["render"], event.to_string());
+    assert_success(&out);
+    stdout(&out)
+}
+
+const RECOLLECTION_HEADER: &str =
+    "Previous session (a recollection from its digest, possibly stale";
+
+/// The recollection part of a rendered block, if any.
+fn recollection(rendered: &str) -> Option<&str> {
+    let at = rendered.find(RECOLLECTION_HEADER)?;
+    Some(rendered[at..].trim_end())
+}
+
+#[test]
+fn asking_where_we_were_recalls_the_previous_session_for_that_message_only() {
+    let env = Env::new();
+    let events = through_hook(&env, "claude-code", "claude-code-2.1.330");
+    let previous = events[0]["session_id"].as_str().unwrap();
+
+    let asked = render_next_day(&env, "ses_next", "msg_1", "hi! where were we?");
+    let recalled = recollection(&asked).unwrap_or_else(|| panic!("{asked}"));
+    assert!(recalled.chars().count() <= 1200, "{recalled}");
+    assert!(recalled.contains(previous), "{recalled}");
+    assert!(recalled.contains("please fix the typecheck"), "{recalled}");
+    assert!(recalled.contains("left open"), "{recalled}");
+
+    // The same message rendered again (OpenCode renders once per model call): the same bytes.
+    assert_eq!(
+        render_next_day(&env, "ses_next", "msg_1", "hi! where were we?"),
+        asked
+    );
+
+    // The next message asks something else: gone, and the block is as it would be without.
+    let next = render_next_day(&env, "ses_next", "msg_2", "now add a test for add()");
+    assert!(recollection(&next).is_none(), "{next}");
+    let fresh = Env::new();
+    through_hook(&fresh, "claude-code", "claude-code-2.1.330");
+    assert_eq!(
+        render_next_day(&fresh, "ses_next", "msg_2", "now add a test for add()"),
+        next
+    );
+}
+
+#[test]
+fn a_question_about_a_bug_fixed_last_time_recalls_nothing() {
+    let env = Env::new();
+    through_hook(&env, "claude-code", "claude-code-2.1.330");
+    let decoy = "The bug we fixed last time is back in review, can you look?";
+    let rendered = render_next_day(&env, "ses_next", "msg_1", decoy);
+    assert!(recollection(&rendered).is_none(), "{rendered}");
+}
+
+#[test]
+fn claude_code_shows_the_recollection_in_its_additional_context() {
+    let env = Env::new();
+    let events = through_hook(&env, "claude-code", "claude-code-2.1.330");
+    let mut prompt = events
+        .iter()
+        .find(|p| p["hook_event_name"] == "UserPromptSubmit")
+        .unwrap()
+        .clone();
+    prompt["session_id"] = "a-new-session".into();
+    prompt["prompt"] = "what did we do last time?".into();
+    let out = env.run_at(
+        "2026-11-22T09:00:00Z",
+        &["hook", "claude-code"],
+        prompt.to_string(),
+    );
+    assert_success(&out);
+    let printed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let context = printed["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(context.contains(RECOLLECTION_HEADER), "{context}");
+    assert!(context.contains(events[0]["session_id"].as_str().unwrap()));
+}

@@ -99,6 +99,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         store.note_request(&workspace, session, text, before.as_ref())?;
     }
 
+    let recall_kept = super::recall::kept(before.as_ref());
     let already_captured = match (message_id, &before) {
         (Some(id), Some(state)) => state.has_captured(id),
         _ => false,
@@ -150,6 +151,14 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         )?,
     };
 
+    let session_block = super::recall::with_recollection(
+        &store,
+        &workspace,
+        session,
+        prompt,
+        recall_kept.as_ref(),
+        session_block,
+    )?;
     Ok(Rendered {
         workspace: workspace_block,
         session: session_block,

@@ -3,12 +3,12 @@
 //! ends, is compacted or goes idle, and from the user's requests as they arrive.
 
 pub mod handoff;
+pub mod recollection;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::render::one_line;
-use super::secrets::scrub;
+use super::render::neutralise;
 use super::session::{ErrorStatus, FileAction, SessionState};
 use super::time::format_rfc3339_ms;
 
@@ -282,9 +282,10 @@ fn bullet(line: &str) -> Option<&str> {
     (digits > 0 && (rest.starts_with('.') || rest.starts_with(')'))).then(|| rest[1..].trim())
 }
 
-/// Scrubbed, on one line, cut to `LINE_CHARS`.
+/// Made safe to render (secrets scrubbed, one line, nothing that passes for a block's label
+/// or closes a prompt section: see `neutralise`), cut to `LINE_CHARS`.
 pub fn clean(text: &str) -> String {
-    cut(&one_line(&scrub(text)), LINE_CHARS).trim().to_string()
+    cut(&neutralise(text), LINE_CHARS).trim().to_string()
 }
 
 /// At most `max` characters, an ellipsis marking a cut.
