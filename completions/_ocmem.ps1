@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
             [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
+            [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -377,6 +378,12 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;idle' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -394,6 +401,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
             [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
+            [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -495,6 +503,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;handoff' {
+            break
+        }
+        'ocmem;help;idle' {
             break
         }
         'ocmem;help;help' {

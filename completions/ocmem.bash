@@ -40,6 +40,9 @@ _ocmem() {
             ocmem,hook)
                 cmd="ocmem__subcmd__hook"
                 ;;
+            ocmem,idle)
+                cmd="ocmem__subcmd__idle"
+                ;;
             ocmem,init)
                 cmd="ocmem__subcmd__init"
                 ;;
@@ -90,6 +93,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,hook)
                 cmd="ocmem__subcmd__help__subcmd__hook"
+                ;;
+            ocmem__subcmd__help,idle)
+                cmd="ocmem__subcmd__help__subcmd__idle"
                 ;;
             ocmem__subcmd__help,init)
                 cmd="ocmem__subcmd__help__subcmd__init"
@@ -248,7 +254,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -410,7 +416,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -522,6 +528,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__idle)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -845,6 +865,24 @@ _ocmem() {
             ;;
         ocmem__subcmd__hook)
             opts="-h --data-dir --help claude-code codex gemini"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__idle)
+            opts="-h --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

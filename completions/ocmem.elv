@@ -39,6 +39,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
             cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
+            cand idle 'Bring a session''s digest up to date when it goes idle'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -329,6 +330,11 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;idle'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -346,6 +352,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
             cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
+            cand idle 'Bring a session''s digest up to date when it goes idle'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -418,6 +425,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;sessions'= {
         }
         &'ocmem;help;handoff'= {
+        }
+        &'ocmem;help;idle'= {
         }
         &'ocmem;help;help'= {
         }

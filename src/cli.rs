@@ -62,6 +62,7 @@ pub enum Command {
     Mcp(Mcp),
     Sessions(Sessions),
     Handoff(Handoff),
+    Idle(Idle),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -752,3 +753,17 @@ pub struct Handoff {
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
 }
+
+const IDLE_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S}
+
+Example:
+  echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem idle"#;
+
+/// Bring a session's digest up to date when it goes idle
+///
+/// OpenCode's plugin runs it on `session.idle`: the session's hot state (files edited, errors
+/// open and fixed, decisions and memories captured) goes into its digest (see `ocmem
+/// sessions`). Prints nothing.
+#[derive(Debug, Args)]
+#[command(after_help = IDLE_EXAMPLE)]
+pub struct Idle {}

@@ -288,3 +288,32 @@ fn claude_code_shows_the_recollection_in_its_additional_context() {
     assert!(context.contains(RECOLLECTION_HEADER), "{context}");
     assert!(context.contains(events[0]["session_id"].as_str().unwrap()));
 }
+
+#[test]
+fn an_idle_session_brings_its_digest_up_to_date() {
+    let env = Env::new();
+    let session = "ses_idle";
+    render_next_day(&env, session, "msg_1", "rename add to sum");
+    let edit = serde_json::json!({
+        "directory": DEMO_DIR,
+        "input": {"tool": "edit", "sessionID": session, "callID": "call_1",
+                  "args": {"filePath": "/home/dev/demo/src/sum.ts"}},
+        "output": {"title": "edit", "output": "", "metadata": {}},
+    });
+    env.tool_after(&edit);
+    let before = sessions(&env);
+    assert!(strings(&before[0]["filesEdited"]).is_empty(), "not yet");
+
+    let idle = serde_json::json!({"directory": DEMO_DIR, "sessionID": session});
+    assert_success(&env.run(&["idle"], idle.to_string()));
+    let after = sessions(&env);
+    assert_eq!(
+        strings(&after[0]["filesEdited"]),
+        ["/home/dev/demo/src/sum.ts"]
+    );
+    assert_eq!(after[0]["endedBy"], "idle");
+
+    let bad = env.run(&["idle"], "{\"directory\": 3}");
+    assert!(!bad.status.success());
+    assert_eq!(sessions(&env), after, "nothing changed");
+}

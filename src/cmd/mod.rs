@@ -9,6 +9,7 @@ pub mod gc;
 pub mod gc_archive;
 pub mod handoff;
 pub mod hook;
+pub mod idle;
 pub mod init;
 pub mod input;
 pub mod mcp;
@@ -51,6 +52,7 @@ impl Run for Command {
             Command::Mcp(cmd) => cmd.run(ctx),
             Command::Sessions(cmd) => cmd.run(ctx),
             Command::Handoff(cmd) => cmd.run(ctx),
+            Command::Idle(cmd) => cmd.run(ctx),
         }
     }
 }

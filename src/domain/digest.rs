@@ -29,7 +29,7 @@ pub enum Ending {
     End,
     /// The host compacted the conversation.
     Compaction,
-    /// The session was idle long enough to be swept, or was deleted.
+    /// The session went idle: its turn ended and no request followed (yet).
     Idle,
 }
 
