@@ -8,6 +8,7 @@ pub mod recollection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::injection::instructs_agent;
 use super::render::neutralise;
 use super::session::{ErrorStatus, FileAction, SessionState};
 use super::time::format_rfc3339_ms;
@@ -101,7 +102,7 @@ impl SessionDigest {
 
     /// Notes a user request: the first one is kept, the latest replaces the one before.
     pub fn note_request(&mut self, text: &str, now_ms: i64) {
-        let line = clean(text);
+        let line = request_line(text);
         // A host may render once per model call: the same request is noted once.
         if line.is_empty() || line == self.latest_request {
             return;
@@ -281,6 +282,22 @@ fn bullet(line: &str) -> Option<&str> {
     let rest = &line[digits..];
     (digits > 0 && (rest.starts_with('.') || rest.starts_with(')'))).then(|| rest[1..].trim())
 }
+
+/// What a digest keeps of a request: the request made safe (see `clean`), or, when it reads
+/// as instructions to the agent (a prompt injection), a note that it was not kept, since
+/// it would be shown again in a later session.
+pub fn request_line(text: &str) -> String {
+    if text.trim().is_empty() {
+        return String::new();
+    }
+    if instructs_agent(text).is_some() {
+        return REQUEST_NOT_KEPT.to_string();
+    }
+    clean(text)
+}
+
+/// Stands for a request that read as instructions to the agent.
+pub const REQUEST_NOT_KEPT: &str = "(a request that read as instructions to the agent; not kept)";
 
 /// Made safe to render (secrets scrubbed, one line, nothing that passes for a block's label
 /// or closes a prompt section: see `neutralise`), cut to `LINE_CHARS`.

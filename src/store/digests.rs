@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Map;
 
 use super::{Document, Store, Stored, Workspace};
-use crate::domain::digest::{clean, Ending, SessionDigest, DIGEST_VERSION};
+use crate::domain::digest::{request_line, Ending, SessionDigest, DIGEST_VERSION};
 use crate::domain::event::SessionRef;
 use crate::domain::session::SessionState;
 use crate::domain::sweep::is_idle;
@@ -99,7 +99,7 @@ impl Store {
         let path = workspace.digest_file(session.session_id);
         // A host may render once per model call: a request already noted costs no lock.
         let noted = self.read::<SessionDigest>(&path)?;
-        if noted.is_some_and(|d| d.latest_request == clean(text)) {
+        if noted.is_some_and(|d| d.latest_request == request_line(text)) {
             return Ok(());
         }
         let now = self.now_ms;
