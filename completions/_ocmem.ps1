@@ -40,6 +40,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
+            [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -357,6 +360,30 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;sessions' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the digests as a JSON array instead of a listing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;handoff' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session''s id (as the host names it) [default: the latest]')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Also write the note to PATH')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With --write: replace PATH even when it changed since ocmem last wrote it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;idle' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -372,6 +399,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout')
+            [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
+            [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
+            [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -467,6 +497,15 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;mcp' {
+            break
+        }
+        'ocmem;help;sessions' {
+            break
+        }
+        'ocmem;help;handoff' {
+            break
+        }
+        'ocmem;help;idle' {
             break
         }
         'ocmem;help;help' {

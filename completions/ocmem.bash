@@ -31,11 +31,17 @@ _ocmem() {
             ocmem,gc)
                 cmd="ocmem__subcmd__gc"
                 ;;
+            ocmem,handoff)
+                cmd="ocmem__subcmd__handoff"
+                ;;
             ocmem,help)
                 cmd="ocmem__subcmd__help"
                 ;;
             ocmem,hook)
                 cmd="ocmem__subcmd__hook"
+                ;;
+            ocmem,idle)
+                cmd="ocmem__subcmd__idle"
                 ;;
             ocmem,init)
                 cmd="ocmem__subcmd__init"
@@ -58,6 +64,9 @@ _ocmem() {
             ocmem,replay)
                 cmd="ocmem__subcmd__replay"
                 ;;
+            ocmem,sessions)
+                cmd="ocmem__subcmd__sessions"
+                ;;
             ocmem,tool-after)
                 cmd="ocmem__subcmd__tool__subcmd__after"
                 ;;
@@ -76,11 +85,17 @@ _ocmem() {
             ocmem__subcmd__help,gc)
                 cmd="ocmem__subcmd__help__subcmd__gc"
                 ;;
+            ocmem__subcmd__help,handoff)
+                cmd="ocmem__subcmd__help__subcmd__handoff"
+                ;;
             ocmem__subcmd__help,help)
                 cmd="ocmem__subcmd__help__subcmd__help"
                 ;;
             ocmem__subcmd__help,hook)
                 cmd="ocmem__subcmd__help__subcmd__hook"
+                ;;
+            ocmem__subcmd__help,idle)
+                cmd="ocmem__subcmd__help__subcmd__idle"
                 ;;
             ocmem__subcmd__help,init)
                 cmd="ocmem__subcmd__help__subcmd__init"
@@ -102,6 +117,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,replay)
                 cmd="ocmem__subcmd__help__subcmd__replay"
+                ;;
+            ocmem__subcmd__help,sessions)
+                cmd="ocmem__subcmd__help__subcmd__sessions"
                 ;;
             ocmem__subcmd__help,tool-after)
                 cmd="ocmem__subcmd__help__subcmd__tool__subcmd__after"
@@ -236,7 +254,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -367,8 +385,38 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__handoff)
+            opts="-h --session --write --force --workspace --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -451,6 +499,20 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__help__subcmd__handoff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -466,6 +528,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__hook)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__idle)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -759,6 +835,20 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__help__subcmd__sessions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help__subcmd__tool__subcmd__after)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -775,6 +865,24 @@ _ocmem() {
             ;;
         ocmem__subcmd__hook)
             opts="-h --data-dir --help claude-code codex gemini"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__idle)
+            opts="-h --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,6 +1546,28 @@ _ocmem() {
                 return 0
             fi
             case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__sessions)
+            opts="-h --workspace --json --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --data-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

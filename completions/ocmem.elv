@@ -37,6 +37,9 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
+            cand sessions 'List the digests of a workspace''s past sessions, the latest first'
+            cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
+            cand idle 'Bring a session''s digest up to date when it goes idle'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -311,6 +314,27 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;sessions'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print the digests as a JSON array instead of a listing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;handoff'= {
+            cand --session 'The session''s id (as the host names it) [default: the latest]'
+            cand --write 'Also write the note to PATH'
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --force 'With --write: replace PATH even when it changed since ocmem last wrote it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;idle'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -326,6 +350,9 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand remember 'Remember TEXT in this workspace''s memory (short for `ocmem memory add`)'
             cand forget 'Forget an entry of this workspace''s memory (short for `ocmem memory forget`)'
             cand mcp 'Serve the agent''s memory tools over the Model Context Protocol, on stdin and stdout'
+            cand sessions 'List the digests of a workspace''s past sessions, the latest first'
+            cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
+            cand idle 'Bring a session''s digest up to date when it goes idle'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -394,6 +421,12 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;forget'= {
         }
         &'ocmem;help;mcp'= {
+        }
+        &'ocmem;help;sessions'= {
+        }
+        &'ocmem;help;handoff'= {
+        }
+        &'ocmem;help;idle'= {
         }
         &'ocmem;help;help'= {
         }

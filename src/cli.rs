@@ -60,6 +60,9 @@ pub enum Command {
     #[command(after_help = FORGET_EXAMPLE)]
     Forget(MemoryForget),
     Mcp(Mcp),
+    Sessions(Sessions),
+    Handoff(Handoff),
+    Idle(Idle),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -701,3 +704,66 @@ pub struct Mcp {
     #[arg(long, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
 }
+
+const SESSIONS_EXAMPLE: &str = "Examples:
+  ocmem sessions
+  ocmem sessions --workspace ~/src/demo --json | jq '.[0].title'";
+
+/// List the digests of a workspace's past sessions, the latest first
+///
+/// A digest is kept for every session of every host: it is brought up to date at each user
+/// request, when the session is compacted and when it ends, and swept by `gc --sweep` like
+/// the sessions. Each line says when the session last did something, its host, a one-line
+/// title (its first request) and its counts. Reads only.
+#[derive(Debug, Args)]
+#[command(after_help = SESSIONS_EXAMPLE)]
+pub struct Sessions {
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Print the digests as a JSON array instead of a listing
+    #[arg(long)]
+    pub json: bool,
+}
+
+const HANDOFF_EXAMPLE: &str = "Examples:
+  ocmem handoff
+  ocmem handoff --session ses_1 --write HANDOFF.md
+  ocmem handoff --write HANDOFF.md --force     # over a file edited since ocmem wrote it";
+
+/// Print a handoff note for the latest (or a given) session of a workspace
+///
+/// Markdown with `## Now`, `## Decisions`, `## Next` and `## Risks`, 3 to 5 bullets each, every
+/// bullet ending with the digest field it comes from (see `ocmem sessions`). Printed; with
+/// --write also written to PATH, but never over a file that changed since ocmem last wrote it
+/// there, unless --force.
+#[derive(Debug, Args)]
+#[command(after_help = HANDOFF_EXAMPLE)]
+pub struct Handoff {
+    /// The session's id (as the host names it) [default: the latest]
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Also write the note to PATH
+    #[arg(long, value_name = "PATH")]
+    pub write: Option<PathBuf>,
+    /// With --write: replace PATH even when it changed since ocmem last wrote it
+    #[arg(long, requires = "write")]
+    pub force: bool,
+    /// The workspace that DIR belongs to [default: the current directory's]
+    #[arg(long, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+}
+
+const IDLE_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S}
+
+Example:
+  echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem idle"#;
+
+/// Bring a session's digest up to date when it goes idle
+///
+/// OpenCode's plugin runs it on `session.idle`: the session's hot state (files edited, errors
+/// open and fixed, decisions and memories captured) goes into its digest (see `ocmem
+/// sessions`). Prints nothing.
+#[derive(Debug, Args)]
+#[command(after_help = IDLE_EXAMPLE)]
+pub struct Idle {}

@@ -204,6 +204,13 @@ export const OcmemPlugin = async ({ client, directory }) => {
         runSync("promote", { directory, sessionID, summary: text });
         return;
       }
+      case "session.idle": {
+        // The session's digest catches up with the turn that just ended.
+        const sessionID = props.sessionID;
+        if (!sessionID || (await isSubAgent(sessionID))) return;
+        await run("idle", { directory, sessionID });
+        return;
+      }
       case "session.deleted": {
         const sessionID = props.sessionID ?? props.info?.id;
         if (!sessionID) return;

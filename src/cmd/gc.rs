@@ -20,12 +20,14 @@ use serde_json::json;
 use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
+use crate::domain::digest::Ending;
 use crate::domain::false_positive::judge;
 use crate::domain::memory::WorkspaceMemory;
 use crate::domain::render::{human_bytes, one_line};
 use crate::domain::session::{OpenError, SessionState};
 use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
 use crate::domain::verified::{remove_rejected, RemovedCommand};
+use crate::store::digests::DIGESTS_DIR;
 use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
 use crate::store::memory_top;
 use crate::store::{
@@ -72,7 +74,12 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let session = crate::host::opencode::session(&event)?;
     let (directory, session_id) = (session.directory, session.session_id);
     let store = ctx.store();
-    let path = store.workspace(directory).session_file(session_id);
+    let workspace = store.workspace(directory);
+    let path = workspace.session_file(session_id);
+    // What the session did outlives its hot state.
+    if let Stored::Ok(state) = store.snapshot::<SessionState>(&path)? {
+        store.fold_digest(&workspace, session, Some(&state), Ending::End, None)?;
+    }
     let removed = store.remove_store_if::<SessionState>(&path, |_| true)?;
     if let Some(sessions_dir) = path.parent() {
         // The workspace directory itself stays: it holds the workspace memory, or is swept.
@@ -236,6 +243,12 @@ fn sweep_workspace(
         }
     }
 
+    let (digests_removed, digests_dir_gone) = store.sweep_digests(&workspace.dir, ttl, dry_run)?;
+    for (path, bytes) in digests_removed {
+        sweep.push(RemovalKind::IdleDigest, &path, bytes, None);
+    }
+    let digests_dir = workspace.dir.join(DIGESTS_DIR);
+
     for session in &workspace.sessions {
         let last_used = |snapshot: &Stored<SessionState>| match snapshot {
             Stored::Ok(state) => state.last_used_ms().or(session.modified_ms),
@@ -355,6 +368,9 @@ fn sweep_workspace(
             Some(dir) if dir == hosts_dir => left_in_hosts += 1,
             _ => left_in_root += 1,
         }
+    }
+    if !digests_dir_gone && digests_dir.is_dir() {
+        left_in_root += 1;
     }
     // Not through a link: what it points at is not the data directory's.
     let sessions_dir_exists = std::fs::symlink_metadata(&sessions_dir).is_ok_and(|m| m.is_dir());

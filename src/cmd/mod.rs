@@ -7,14 +7,18 @@ pub mod compact;
 pub mod doctor;
 pub mod gc;
 pub mod gc_archive;
+pub mod handoff;
 pub mod hook;
+pub mod idle;
 pub mod init;
 pub mod input;
 pub mod mcp;
 pub mod memory;
 pub mod promote;
+pub mod recall;
 pub mod render;
 pub mod replay;
+pub mod sessions;
 pub mod tool_after;
 
 use std::io::{ErrorKind, Write};
@@ -46,6 +50,9 @@ impl Run for Command {
             Command::Remember(cmd) => cmd.run(ctx),
             Command::Forget(cmd) => cmd.run(ctx),
             Command::Mcp(cmd) => cmd.run(ctx),
+            Command::Sessions(cmd) => cmd.run(ctx),
+            Command::Handoff(cmd) => cmd.run(ctx),
+            Command::Idle(cmd) => cmd.run(ctx),
         }
     }
 }

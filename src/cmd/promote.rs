@@ -9,6 +9,7 @@ use super::{run_hook, Run};
 use crate::cli::Promote;
 use crate::context::Context;
 use crate::domain::candidates::{gate, parse_candidates, Candidate};
+use crate::domain::digest::Ending;
 use crate::domain::event::Compaction;
 use crate::domain::memory::{
     merge_all, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
@@ -127,6 +128,8 @@ pub fn promote(ctx: &Context, compaction: Compaction) -> Result<serde_json::Valu
         }
     }
 
+    // Kept before the pending memories are cleared: the digest lists them.
+    store.keep_digest(compaction.session, Ending::Compaction, Some(&summary))?;
     // The session's pending memories are in workspace memory now, and its next render shows
     // the new block.
     let cleared = store.update(

@@ -83,6 +83,7 @@ impl Rendered {
 /// Captures what `prompt` asks to remember, freezes the session's workspace block at its
 /// first render, and returns both blocks.
 pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
+    let session = prompt.session;
     let host = prompt.session.host;
     let directory = prompt.session.directory;
     let session_id = prompt.session.session_id;
@@ -94,7 +95,11 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
     store.note_host_call(&workspace, host);
     let session_path = workspace.session_file(session_id);
     let before: Option<SessionState> = store.read(&session_path)?;
+    if let Some(text) = prompt {
+        store.note_request(&workspace, session, text, before.as_ref())?;
+    }
 
+    let recall_kept = super::recall::kept(before.as_ref());
     let already_captured = match (message_id, &before) {
         (Some(id), Some(state)) => state.has_captured(id),
         _ => false,
@@ -146,6 +151,14 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         )?,
     };
 
+    let session_block = super::recall::with_recollection(
+        &store,
+        &workspace,
+        session,
+        prompt,
+        recall_kept.as_ref(),
+        session_block,
+    )?;
     Ok(Rendered {
         workspace: workspace_block,
         session: session_block,

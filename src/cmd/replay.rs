@@ -233,6 +233,11 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 if session.turn.as_ref().is_some_and(|t| !t.shown) {
                     show_turn(&inner, &mut out, directory.as_deref(), session).map_err(at)?;
                 }
+                if let (Some(dir), false) = (directory.as_deref(), session.deleted) {
+                    let event = json!({"directory": dir, "sessionID": session_id});
+                    super::idle::execute(&inner, event.to_string().as_bytes(), false)
+                        .map_err(at)?;
+                }
             }
             // Every other hook and event carries nothing ocmem keeps.
             _ => {}

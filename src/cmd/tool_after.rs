@@ -8,7 +8,7 @@ use crate::cli::ToolAfter;
 use crate::context::Context;
 use crate::domain::event::ToolCall;
 use crate::domain::memory::WorkspaceMemory;
-use crate::domain::session::SessionState;
+use crate::domain::session::{OpenError, SessionState};
 use crate::domain::time::format_rfc3339_ms;
 use crate::domain::tool_event;
 use crate::domain::verified::{self, Step};
@@ -50,7 +50,9 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
         &path,
         || SessionState::new(session_id),
         |state| {
+            let open_before = state.open_errors.clone();
             let changes = tool_event::apply(state, call, ctx.now_ms);
+            let fixed = fixed_summaries(&open_before, &changes.errors_cleared);
             let counted = match &call.shell {
                 Some(shell) if !changes.duplicate => verified::count_in_session(
                     &mut state.verified_counted,
@@ -66,15 +68,17 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Value> {
                     state.session_id = session_id.to_string();
                 }
             }
-            (changes, counted)
+            (changes, counted, fixed)
         },
     )?;
     Ok(match updated {
         Updated::Done {
-            result: (result, counted),
+            result: (result, counted, fixed),
             written,
         } => {
             count_verified(ctx, &workspace, &counted)?;
+            let passed: Vec<&str> = counted.iter().map(|s| s.command.as_str()).collect();
+            store.note_outcomes(&workspace, call.session, &fixed, &passed)?;
             let mut line = serde_json::to_value(result)?;
             if !counted.is_empty() {
                 line["verifiedCounted"] = counted
@@ -122,4 +126,12 @@ fn report(json: bool, line: &Value) -> String {
     } else {
         String::new()
     }
+}
+
+/// The summaries of the errors of `open` whose ids were cleared.
+fn fixed_summaries(open: &[OpenError], cleared: &[String]) -> Vec<String> {
+    open.iter()
+        .filter(|e| cleared.contains(&e.id))
+        .map(|e| e.summary.clone())
+        .collect()
 }

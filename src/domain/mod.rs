@@ -5,6 +5,7 @@ pub mod archive;
 pub mod audit;
 pub mod candidates;
 pub mod command;
+pub mod digest;
 pub mod doctor;
 pub mod event;
 pub mod explicit;

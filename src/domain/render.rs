@@ -289,6 +289,7 @@ pub const STRUCTURE_LABELS: &[&str] = &[
     WORKSPACE_HEADER,
     USER_HEADER,
     HOT_STATE_HEADER,
+    super::digest::recollection::RECOLLECTION_HEADER,
     "feedback:",
     "project:",
     "decision:",

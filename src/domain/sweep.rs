@@ -36,6 +36,8 @@ pub enum RemovalKind {
     /// The marker of a host that has not called for longer than the TTL, in a workspace
     /// holding nothing else.
     IdleHostMarker,
+    /// A session digest not brought up to date for longer than the TTL.
+    IdleDigest,
 }
 
 impl RemovalKind {
@@ -49,6 +51,7 @@ impl RemovalKind {
             RemovalKind::ArchivedEntries => "archived-entries",
             RemovalKind::OrphanBlockCache => "orphan-block-cache",
             RemovalKind::IdleHostMarker => "idle-host-marker",
+            RemovalKind::IdleDigest => "idle-digest",
         }
     }
 }

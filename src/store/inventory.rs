@@ -118,6 +118,9 @@ pub struct WorkspaceFiles {
     /// Lock paths holding something other than a regular file, and what: a hook moves it
     /// aside.
     pub bad_locks: Vec<(PathBuf, &'static str)>,
+    /// The entries of `digests/` (session digests and their locks), swept apart (see
+    /// `digests`).
+    pub digests: Vec<FileInfo>,
 }
 
 impl WorkspaceFiles {
@@ -130,6 +133,7 @@ impl WorkspaceFiles {
             .chain(&self.quarantined)
             .chain(&self.temp_files)
             .chain(&self.other)
+            .chain(&self.digests)
             .map(|f| f.bytes)
             .sum()
     }
@@ -171,8 +175,11 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
         };
         let sessions_dir = entry.join(SESSIONS_DIR);
         let hosts_dir = entry.join(HOSTS_DIR);
+        let digests_dir = entry.join(super::digests::DIGESTS_DIR);
         for path in list(&entry)? {
-            if (path == sessions_dir || path == hosts_dir) && is_real_dir(&path) {
+            if (path == sessions_dir || path == hosts_dir || path == digests_dir)
+                && is_real_dir(&path)
+            {
                 continue;
             }
             workspace.add(&path, false)?;
@@ -182,6 +189,13 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
         }
         for path in list(&hosts_dir)? {
             workspace.add_host_entry(&path)?;
+        }
+        if is_real_dir(&digests_dir) {
+            for path in list(&digests_dir)? {
+                if let Some((info, _)) = file_info(&path)? {
+                    workspace.digests.push(info);
+                }
+            }
         }
         workspaces.push(workspace);
     }

@@ -16,6 +16,7 @@
 
 pub mod adopt;
 pub mod archive;
+pub mod digests;
 pub mod host_calls;
 pub mod host_files;
 pub mod inventory;

@@ -11,6 +11,7 @@ use crate::cmd::promote::promote;
 use crate::cmd::render::render;
 use crate::cmd::tool_after::record;
 use crate::context::Context;
+use crate::domain::digest::Ending;
 use crate::domain::event::{Prompt, SessionRef};
 use crate::domain::render::hot_state_emptied;
 use crate::domain::session::SessionState;
@@ -31,6 +32,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         // The one event with nothing else to do still says the host is calling.
         let store = ctx.store();
         store.note_host_call(&store.workspace(session.directory), session.host);
+        store.keep_digest(session, Ending::End, None)?;
     }
     Ok(match event {
         HookEvent::SessionStart { session, .. } => {

@@ -14,6 +14,7 @@ use crate::cmd::promote::promote;
 use crate::cmd::render::render;
 use crate::cmd::tool_after::record;
 use crate::context::Context;
+use crate::domain::digest::Ending;
 use crate::domain::event::{Compaction, SessionRef, ToolKind};
 use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};
 use crate::host::json::parse_event;
@@ -66,6 +67,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         HookEvent::SessionEnd(session) => {
             let store = ctx.store();
             store.note_host_call(&store.workspace(session.directory), session.host);
+            store.keep_digest(session, Ending::End, None)?;
             String::new()
         }
         HookEvent::Other { .. } => String::new(),

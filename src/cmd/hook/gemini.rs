@@ -13,6 +13,7 @@ use super::claude_code::{no_message, shown_if_changed, start_afresh};
 use crate::cmd::render::render;
 use crate::cmd::tool_after::record;
 use crate::context::Context;
+use crate::domain::digest::Ending;
 use crate::domain::event::SessionRef;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
@@ -64,6 +65,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         HookEvent::SessionEnd(session) => {
             let store = ctx.store();
             store.note_host_call(&store.workspace(session.directory), session.host);
+            store.keep_digest(session, Ending::End, None)?;
             String::new()
         }
         HookEvent::Other { .. } => String::new(),

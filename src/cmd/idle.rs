@@ -1,0 +1,28 @@
+//! `ocmem idle`: a session went idle (OpenCode's `session.idle`); its digest catches up with
+//! its hot state.
+
+use anyhow::Result;
+
+use super::{run_hook, Run};
+use crate::cli::Idle;
+use crate::context::Context;
+use crate::domain::digest::Ending;
+use crate::host::json::parse_event;
+use crate::host::opencode;
+
+impl Run for Idle {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        run_hook(ctx, false, execute)
+    }
+}
+
+/// Brings the digest of the session in `stdin` up to date; prints nothing.
+pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
+    let event = parse_event(stdin)?;
+    let session = opencode::session(&event)?;
+    if super::off_for(ctx, session.directory) {
+        return Ok(String::new());
+    }
+    ctx.store().keep_digest(session, Ending::Idle, None)?;
+    Ok(String::new())
+}

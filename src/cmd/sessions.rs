@@ -1,0 +1,93 @@
+//! `ocmem sessions`: the digests of a workspace's past sessions, the latest first.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _, Result};
+
+use super::Run;
+use crate::cli::Sessions;
+use crate::context::Context;
+use crate::domain::digest::{cut, SessionDigest};
+use crate::store::digests::DIGESTS_DIR;
+use crate::store::{Store, Workspace};
+
+impl Run for Sessions {
+    fn run(&self, ctx: &Context) -> Result<()> {
+        let store = ctx.store();
+        let workspace = target_workspace(&store, self.workspace.as_ref())?;
+        let digests = store.digests(&workspace)?;
+        let text = if self.json {
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&listing_json(&digests))?
+            )
+        } else {
+            listing(&digests)
+        };
+        super::print(&text)
+    }
+}
+
+/// The workspace `--workspace DIR` belongs to, else the current directory's; found without
+/// changing anything.
+pub fn target_workspace(store: &Store, dir: Option<&PathBuf>) -> Result<Workspace> {
+    let dir = match dir {
+        Some(dir) => {
+            let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+            if !dir.is_dir() {
+                // A folder moved or removed still names the sessions it had.
+                let left = store.locate_workspace(&absolute.to_string_lossy());
+                if dir.exists() || !left.dir.join(DIGESTS_DIR).is_dir() {
+                    bail!("--workspace {} is not a directory", dir.display());
+                }
+                return Ok(left);
+            }
+            absolute
+        }
+        None => std::env::current_dir()
+            .context("cannot read the current directory; pass --workspace DIR")?,
+    };
+    Ok(store.locate_workspace(&dir.to_string_lossy()))
+}
+
+/// One line per digest: when, host, title, counts.
+pub fn listing(digests: &[SessionDigest]) -> String {
+    if digests.is_empty() {
+        return "no session digests for this workspace yet\n".to_string();
+    }
+    digests
+        .iter()
+        .map(|d| {
+            format!(
+                "{}  {:<11}  {}  ({})  {}\n",
+                when(d),
+                d.host,
+                cut(&d.title(), 60),
+                d.counts(),
+                cut(&d.session_id, 24)
+            )
+        })
+        .collect()
+}
+
+/// The digests as stored, each with its title.
+fn listing_json(digests: &[SessionDigest]) -> serde_json::Value {
+    digests
+        .iter()
+        .map(|d| {
+            let mut value = serde_json::to_value(d).unwrap_or_default();
+            value["title"] = d.title().into();
+            value
+        })
+        .collect()
+}
+
+/// The minute a session last did something (its start when it never did).
+fn when(digest: &SessionDigest) -> String {
+    let at = if digest.ended_at.is_empty() {
+        &digest.started_at
+    } else {
+        &digest.ended_at
+    };
+    at.get(..16).unwrap_or(at).replace('T', " ")
+}
