@@ -38,6 +38,8 @@ mod http;
 mod model;
 #[path = "e2e/opencode.rs"]
 mod opencode;
+#[path = "e2e/opencode_beside.rs"]
+mod opencode_beside;
 #[path = "e2e/plugin_deps.rs"]
 mod plugin_deps;
 #[path = "e2e/process.rs"]
@@ -261,53 +263,13 @@ fn first_request_with<'a>(
 /// OpenCode, in the same repository with the same data directory: the system prompt of its
 /// model request for `SECOND_PROMPT`.
 fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
-    let installed = opencode::install(layout, INSTALL_TIMEOUT, deadline);
-    let server = model::Server::start(layout.demo.clone());
-    write(
-        &layout.demo,
-        "opencode.json",
-        &serde_json::to_string_pretty(&opencode::config(&server.base_url)).unwrap(),
-    );
-    run(
+    opencode_beside::system_prompt(
+        layout,
         &mut ocmem(layout, &["init", "opencode", "--project"]),
-        "ocmem-init-opencode",
-        &layout.logs,
-        SHORT_TIMEOUT,
+        SECOND_PROMPT,
+        [INSTALL_TIMEOUT, RUN_TIMEOUT, SHORT_TIMEOUT],
         deadline,
     )
-    .assert_success("ocmem init opencode --project");
-    let seeded: Vec<plugin_deps::Seeded> = opencode::config_dirs(layout)
-        .iter()
-        .map(|dir| plugin_deps::seed(dir, &installed.plugin_deps))
-        .collect();
-    let registry = plugin_deps::Tripwire::start();
-    let mut cmd = Command::new(&installed.bin);
-    cmd.args(["run", "--format", "json", SECOND_PROMPT])
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
-    opencode::isolate(&mut cmd, layout, &registry.url);
-    run(
-        &mut cmd,
-        "opencode-run",
-        &layout.logs,
-        RUN_TIMEOUT,
-        deadline,
-    )
-    .assert_success("opencode run");
-    assert!(
-        registry.requests().is_empty(),
-        "OpenCode asked the npm registry for: {:#?}",
-        registry.requests()
-    );
-    for dir in &seeded {
-        dir.assert_untouched();
-    }
-    server
-        .exchanges()
-        .iter()
-        .find(|e| e.kind == Some(model::Kind::Agent) && e.has_user_text(SECOND_PROMPT))
-        .expect("OpenCode's model received no request with the prompt")
-        .system()
 }
 
 // ---------------------------------------------------------------------------------------------
