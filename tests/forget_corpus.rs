@@ -8,69 +8,15 @@
 use std::collections::BTreeSet;
 
 use ocmem::domain::explicit::forget_requests;
-use ocmem::domain::memory::{merge, EntryStatus, NewMemory, Source, WorkspaceMemory};
-use ocmem::domain::memory_type::MemoryType;
+use ocmem::domain::memory::EntryStatus;
 use ocmem::domain::supersede::apply_forgets;
-use serde_json::Value;
 
-const LANGUAGES: &[&str] = &[
-    "en", "zh-hans", "zh-hant", "ja", "ko", "es", "de", "fr", "pt",
-];
+mod steering_corpus;
 
-struct Case {
-    id: String,
-    memory: WorkspaceMemory,
-    message: String,
-    expected: BTreeSet<String>,
-    held_out: bool,
-}
-
-fn kind(name: &str) -> MemoryType {
-    MemoryType::ALL
-        .into_iter()
-        .find(|t| t.as_str() == name)
-        .unwrap_or_else(|| panic!("type {name}"))
-}
+use steering_corpus::{Case, LANGUAGES};
 
 fn cases(language: &str) -> Vec<Case> {
-    let path = format!(
-        "{}/tests/fixtures/forget/{language}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| {
-            let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}"));
-            assert!(
-                case["source"].as_str().is_some_and(|s| !s.is_empty()),
-                "{line}"
-            );
-            let mut memory = WorkspaceMemory::new("/repo", "key");
-            for (n, entry) in case["memory"].as_array().unwrap().iter().enumerate() {
-                let new = NewMemory {
-                    kind: kind(entry["type"].as_str().unwrap()),
-                    text: entry["text"].as_str().unwrap().to_owned(),
-                    rationale: None,
-                    source: Source::Explicit,
-                    confidence: 1.0,
-                };
-                merge(&mut memory, new, n as i64);
-            }
-            Case {
-                id: case["id"].as_str().unwrap().to_owned(),
-                memory,
-                message: case["message"].as_str().unwrap().to_owned(),
-                expected: case["forgotten"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t.as_str().unwrap().to_owned())
-                    .collect(),
-                held_out: index % 3 == 2,
-            }
-        })
-        .collect()
+    steering_corpus::cases("forget", language, "forgotten")
 }
 
 /// The texts of the entries the message leaves superseded.

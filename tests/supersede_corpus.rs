@@ -9,76 +9,15 @@
 use std::collections::BTreeSet;
 
 use ocmem::domain::explicit::capture;
-use ocmem::domain::memory::{merge, EntryStatus, Merged, NewMemory, Source, WorkspaceMemory};
-use ocmem::domain::memory_type::MemoryType;
+use ocmem::domain::memory::{merge, EntryStatus, Merged};
 use ocmem::domain::supersede::{replace, updated_by};
-use serde_json::Value;
 
-const LANGUAGES: &[&str] = &[
-    "en", "zh-hans", "zh-hant", "ja", "ko", "es", "de", "fr", "pt",
-];
+mod steering_corpus;
 
-struct Case {
-    id: String,
-    memory: WorkspaceMemory,
-    message: String,
-    expected: BTreeSet<String>,
-    held_out: bool,
-}
-
-fn kind(name: &str) -> MemoryType {
-    MemoryType::ALL
-        .into_iter()
-        .find(|t| t.as_str() == name)
-        .unwrap_or_else(|| panic!("type {name}"))
-}
-
-fn explicit(kind: MemoryType, text: &str) -> NewMemory {
-    NewMemory {
-        kind,
-        text: text.to_owned(),
-        rationale: None,
-        source: Source::Explicit,
-        confidence: 1.0,
-    }
-}
+use steering_corpus::{explicit, Case, LANGUAGES};
 
 fn cases(language: &str) -> Vec<Case> {
-    let path = format!(
-        "{}/tests/fixtures/supersede/{language}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| {
-            let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}"));
-            assert!(
-                case["source"].as_str().is_some_and(|s| !s.is_empty()),
-                "{line}"
-            );
-            let mut memory = WorkspaceMemory::new("/repo", "key");
-            for (n, entry) in case["memory"].as_array().unwrap().iter().enumerate() {
-                let new = explicit(
-                    kind(entry["type"].as_str().unwrap()),
-                    entry["text"].as_str().unwrap(),
-                );
-                merge(&mut memory, new, n as i64);
-            }
-            Case {
-                id: case["id"].as_str().unwrap().to_owned(),
-                memory,
-                message: case["message"].as_str().unwrap().to_owned(),
-                expected: case["superseded"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t.as_str().unwrap().to_owned())
-                    .collect(),
-                held_out: index % 3 == 2,
-            }
-        })
-        .collect()
+    steering_corpus::cases("supersede", language, "superseded")
 }
 
 /// The texts of the entries the message's memories leave superseded, filed as `render` files
