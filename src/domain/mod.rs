@@ -19,6 +19,7 @@ pub mod memory_edit;
 pub mod memory_type;
 pub mod open_errors;
 pub mod paths;
+pub mod pressure;
 pub mod prune;
 pub mod render;
 pub mod repository;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::command::Category;
+use super::pressure::ContextPressure;
 use super::time::parse_rfc3339;
 
 /// The newest session-store format this build understands.
@@ -73,6 +74,9 @@ pub struct SessionState {
     /// compression.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen_compression: Option<String>,
+    /// How full the model's context window was when the level last rose (see `pressure`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_pressure: Option<ContextPressure>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -105,6 +109,7 @@ impl SessionState {
             shown_hot_state: None,
             verified_counted: Vec::new(),
             seen_compression: None,
+            context_pressure: None,
             extra: Map::new(),
         }
     }
