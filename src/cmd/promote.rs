@@ -56,8 +56,8 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     })
 }
 
-/// Files the candidates of `compaction`'s summary and clears its session's pending memories
-/// and frozen block; returns the report `--json` prints.
+/// Files the candidates of `compaction`'s summary and clears its session's pending memories,
+/// frozen block and context pressure; returns the report `--json` prints.
 pub fn promote(ctx: &Context, compaction: Compaction) -> Result<serde_json::Value> {
     let directory = compaction.session.directory;
     let session_id = compaction.session.session_id;
@@ -138,7 +138,9 @@ pub fn promote(ctx: &Context, compaction: Compaction) -> Result<serde_json::Valu
         |state| {
             let pending = state.pending_memories.take().map_or(0, |p| p.len());
             let had_block = state.frozen_workspace_block.take().is_some();
-            if pending > 0 || had_block {
+            // The counts that raised it were of the prompt the compaction replaced.
+            let had_pressure = state.context_pressure.take().is_some();
+            if pending > 0 || had_block || had_pressure {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);
             }
             pending

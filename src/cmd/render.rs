@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
-use crate::domain::event::Prompt;
+use crate::domain::event::{Prompt, SessionRef};
 use crate::domain::explicit::{self, ExplicitMemory, ForgetRequest, Scope};
 use crate::domain::injection::instructs_agent;
 use crate::domain::memory::{
@@ -17,6 +17,7 @@ use crate::domain::memory::{
     EXPLICIT_CONFIDENCE,
 };
 use crate::domain::memory_type::MemoryType;
+use crate::domain::pressure::{self, ContextUsage};
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
 use crate::domain::supersede::{self, apply_forgets, forget_note};
@@ -37,8 +38,12 @@ impl Run for Render {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
     let prompt = opencode::prompt(&event)?;
+    let usage = opencode::context_usage(&event)?;
     if super::off_for(ctx, prompt.session.directory) {
         return Ok(String::new());
+    }
+    if let Some(usage) = usage {
+        raise_pressure(ctx, prompt.session, usage)?;
     }
     let rendered = render(ctx, prompt)?;
     if json {
@@ -52,6 +57,27 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         return Ok(format!("{line}\n"));
     }
     Ok(rendered.text())
+}
+
+/// Stores the session's context pressure when `usage` raises its level; never lowers it (a
+/// compaction, in `promote`, clears it). Below the first level nothing is read or locked.
+fn raise_pressure(ctx: &Context, session: SessionRef, usage: ContextUsage) -> Result<()> {
+    if pressure::level_for(usage.tokens, usage.limit).is_none() {
+        return Ok(());
+    }
+    let store = ctx.store();
+    let workspace = store.workspace(session.directory);
+    store.update(
+        &workspace.session_file(session.session_id),
+        || SessionState::new(session.session_id),
+        |state| {
+            if let Some(raised) = pressure::raised(state.context_pressure.as_ref(), usage) {
+                state.context_pressure = Some(raised);
+                state.updated_at = format_rfc3339_ms(ctx.now_ms);
+            }
+        },
+    )?;
+    Ok(())
 }
 
 /// What a render shows: the frozen workspace block and the session's hot state.

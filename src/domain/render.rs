@@ -2,6 +2,7 @@
 //! with no clock in them, so the same store always renders the same bytes.
 
 use super::explicit::MAX_MEMORIES_PER_MESSAGE;
+use super::pressure::warning_line;
 use super::session::{ErrorStatus, SessionState};
 use super::{active_files, open_errors, paths, secrets};
 
@@ -244,7 +245,16 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
             ),
         ));
     }
-    layout(HOT_STATE_HEADER, &labels, &lines, HOT_STATE_BUDGET)
+    // The context warning, when there is one, is the first line under the header: it is
+    // built from stored counts only, so it reads the same until the level rises.
+    let Some(pressure) = &state.context_pressure else {
+        return layout(HOT_STATE_HEADER, &labels, &lines, HOT_STATE_BUDGET);
+    };
+    let header = format!("{HOT_STATE_HEADER}\n{}", warning_line(pressure));
+    match layout(&header, &labels, &lines, HOT_STATE_BUDGET) {
+        block if block.is_empty() => header,
+        block => block,
+    }
 }
 
 /// What to show a host that keeps what it was shown (Claude Code) when the hot state it was
@@ -536,6 +546,34 @@ mod tests {
     #[test]
     fn hot_state_is_empty_for_an_empty_session() {
         assert_eq!(hot_state(&SessionState::new("s"), "/repo"), "");
+    }
+
+    #[test]
+    fn hot_state_carries_the_context_warning_first_when_it_is_set() {
+        use crate::domain::pressure::{raised, ContextUsage};
+        let mut state = SessionState::new("s");
+        let usage = ContextUsage {
+            tokens: 40_000,
+            limit: 50_000,
+        };
+        state.context_pressure = raised(None, usage);
+        let alone = hot_state(&state, "/repo");
+        assert_eq!(
+            alone,
+            format!(
+                "Hot session state (current session):\n{}",
+                warning_line(state.context_pressure.as_ref().unwrap())
+            )
+        );
+        assert!(alone.contains("\ncontext 80 % full (40000 of 50000 tokens): "));
+        state.active_files = vec![file("/repo/src/a.ts", 2, 10)];
+        let with_files = hot_state(&state, "/repo");
+        assert_eq!(
+            with_files,
+            format!("{alone}\nactive_files:\n- src/a.ts (edit, 2x)")
+        );
+        state.context_pressure = None;
+        assert!(!hot_state(&state, "/repo").contains("context"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::domain::event::{
 };
 use crate::domain::extract::{head_lines, OUTPUT_HEAD_BYTES};
 use crate::domain::host_name::HostName;
+use crate::domain::pressure::ContextUsage;
 use crate::domain::session::FileAction;
 use crate::domain::tool_event::SEARCH_FILES;
 
@@ -57,6 +58,50 @@ pub fn compaction(event: &Value) -> Result<Compaction<'_>> {
     let session = session(event)?;
     let summary = optional_str(event, "summary")?.unwrap_or_default();
     Ok(Compaction { session, summary })
+}
+
+/// `render`'s optional `"context": {"tokens", "limit"}`: the latest token counts of the
+/// session's assistant messages (`message.updated`'s `info.tokens`) and the model's limits
+/// (`system.transform`'s `input.model.limit`), as OpenCode gives them.
+///
+/// Tokens in use are counted as OpenCode's own compaction check counts them: `total` when it
+/// is there, else input + output + cache reads + cache writes (reasoning is not context the
+/// next request carries). The window is `limit.input` when the model has one (the cap on what
+/// a request may carry, which OpenCode compacts against too), else `limit.context`. A missing
+/// or unreadable count gives no usage rather than an error: the block must still render when
+/// OpenCode's shapes change. Only a `context` that is not an object is bad input.
+pub fn context_usage(event: &Value) -> Result<Option<ContextUsage>> {
+    let context = optional_object(event, "context")?;
+    let tokens = &context["tokens"];
+    let tokens = count(&tokens["total"])
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            [
+                &tokens["input"],
+                &tokens["output"],
+                &tokens["cache"]["read"],
+                &tokens["cache"]["write"],
+            ]
+            .into_iter()
+            .filter_map(count)
+            .fold(0, u64::saturating_add)
+        });
+    let limit = &context["limit"];
+    let limit = count(&limit["input"])
+        .filter(|&n| n > 0)
+        .or_else(|| count(&limit["context"]))
+        .unwrap_or(0);
+    Ok((tokens > 0 && limit > 0).then_some(ContextUsage { tokens, limit }))
+}
+
+/// A token count: a whole, non-negative number.
+fn count(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < u64::MAX as f64)
+            .map(|f| f as u64)
+    })
 }
 
 /// `{"directory", "input": {"tool", "sessionID", "callID", "args"}, "output": {"title",
@@ -326,5 +371,71 @@ mod tests {
             assert!(!call.is_tracked(), "{tool}");
             assert!(call.files.is_empty() && call.shell.is_none());
         }
+    }
+
+    fn usage(context: Value) -> Option<ContextUsage> {
+        context_usage(&json!({"directory": "/repo", "sessionID": "s", "context": context})).unwrap()
+    }
+
+    #[test]
+    fn context_usage_takes_the_total_else_the_sum_without_reasoning() {
+        // As recorded: `total` present.
+        let recorded = json!({
+            "tokens": {"total": 100005, "input": 100000, "output": 5, "reasoning": 0,
+                       "cache": {"write": 0, "read": 0}},
+            "limit": {"context": 50000, "output": 1000},
+        });
+        assert_eq!(
+            usage(recorded),
+            Some(ContextUsage {
+                tokens: 100_005,
+                limit: 50_000
+            })
+        );
+        // No total (as in the zero counts a message starts with): the parts, reasoning left
+        // out.
+        let parts = json!({
+            "tokens": {"input": 30000, "output": 2000, "reasoning": 9000,
+                       "cache": {"read": 5000, "write": 700}},
+            "limit": {"context": 50000, "output": 1000},
+        });
+        assert_eq!(usage(parts).map(|u| u.tokens), Some(37_700));
+        let zero_total = json!({
+            "tokens": {"total": 0, "input": 10, "output": 5},
+            "limit": {"context": 100},
+        });
+        assert_eq!(usage(zero_total).map(|u| u.tokens), Some(15));
+    }
+
+    #[test]
+    fn context_usage_prefers_the_input_limit() {
+        let tokens = json!({"total": 40000});
+        let with_input =
+            json!({"tokens": tokens, "limit": {"context": 200000, "input": 50000, "output": 8000}});
+        assert_eq!(usage(with_input).map(|u| u.limit), Some(50_000));
+        let zero_input = json!({"tokens": tokens, "limit": {"context": 200000, "input": 0}});
+        assert_eq!(usage(zero_input).map(|u| u.limit), Some(200_000));
+    }
+
+    #[test]
+    fn context_usage_is_none_when_a_count_is_missing_or_unreadable() {
+        assert_eq!(
+            context_usage(&json!({"directory": "/repo", "sessionID": "s"})).unwrap(),
+            None
+        );
+        for context in [
+            json!({"tokens": {"total": 15}}),
+            json!({"limit": {"context": 50000}}),
+            json!({"tokens": {"input": 0, "output": 0, "cache": {"read": 0, "write": 0}}, "limit": {"context": 50000}}),
+            json!({"tokens": {"total": "99999"}, "limit": {"context": 50000}}),
+            json!({"tokens": {"total": -5}, "limit": {"context": 50000}}),
+            json!({"tokens": {"total": 1.5}, "limit": {"context": 50000}}),
+            json!({"tokens": {"total": 15}, "limit": {"context": 0}}),
+            json!({"tokens": {"total": 15}, "limit": {"context": "50000"}}),
+            json!({"tokens": [15], "limit": 50000}),
+        ] {
+            assert_eq!(usage(context.clone()), None, "{context}");
+        }
+        assert!(context_usage(&json!({"context": "full"})).is_err());
     }
 }
