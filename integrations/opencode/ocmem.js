@@ -72,6 +72,11 @@ export const OcmemPlugin = async ({ client, directory }) => {
   const latestPrompt = new Map(); // sessionID -> { prompt, messageID }
   const parentOf = new Map(); // sessionID -> parentID or null
   const summaries = new Map(); // sessionID -> { messageID, parts: Map(partID -> text) }
+  // Per session, for ocmem to tell how full the context is: the latest non-zero token counts
+  // of an assistant message, and the model's limits, both as OpenCode gives them (ocmem reads
+  // their fields). Forgotten at compaction: they describe the prompt it replaced.
+  const tokensOf = new Map(); // sessionID -> info.tokens
+  const limitOf = new Map(); // sessionID -> model.limit
 
   const reportStderr = (subcommand, stderr) => {
     const text = (stderr || "").trim();
@@ -186,6 +191,11 @@ export const OcmemPlugin = async ({ client, directory }) => {
             summaries.set(info.sessionID, { messageID: info.id, parts: new Map() });
           }
         }
+        // Streaming updates repeat a message's counts many times: kept here, sent with the
+        // next render. A message starts with all counts zero; the previous counts stand then.
+        if (info?.role === "assistant" && info.summary !== true && info.sessionID && hasCount(info.tokens)) {
+          tokensOf.set(info.sessionID, info.tokens);
+        }
         return;
       }
       case "message.part.updated": {
@@ -197,6 +207,7 @@ export const OcmemPlugin = async ({ client, directory }) => {
       }
       case "session.compacted": {
         const sessionID = props.sessionID;
+        if (sessionID) tokensOf.delete(sessionID);
         if (!sessionID || (await isSubAgent(sessionID))) return;
         const summary = summaries.get(sessionID);
         summaries.delete(sessionID);
@@ -218,6 +229,8 @@ export const OcmemPlugin = async ({ client, directory }) => {
         latestPrompt.delete(sessionID);
         summaries.delete(sessionID);
         parentOf.delete(sessionID);
+        tokensOf.delete(sessionID);
+        limitOf.delete(sessionID);
         if (!sub) runSync("gc", { directory, sessionID });
         return;
       }
@@ -248,6 +261,12 @@ export const OcmemPlugin = async ({ client, directory }) => {
       const event = { directory, sessionID };
       if (latest.prompt) event.prompt = latest.prompt;
       if (latest.messageID) event.messageID = latest.messageID;
+      const limit = input?.model?.limit;
+      if (limit && typeof limit === "object") limitOf.set(sessionID, limit);
+      if (tokensOf.has(sessionID)) {
+        event.context = { tokens: tokensOf.get(sessionID) };
+        if (limitOf.has(sessionID)) event.context.limit = limitOf.get(sessionID);
+      }
       const text = (await run("render", event)).trimEnd();
       if (text && Array.isArray(output?.system)) output.system.push(text);
     }),
@@ -267,6 +286,13 @@ export const OcmemPlugin = async ({ client, directory }) => {
     event: guard("event", async ({ event }) => onEvent(event)),
   };
 };
+
+// Whether a token-count object holds any positive count, however OpenCode nests them.
+function hasCount(value) {
+  if (typeof value === "number") return Number.isFinite(value) && value > 0;
+  if (value && typeof value === "object") return Object.values(value).some(hasCount);
+  return false;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The agent's tools

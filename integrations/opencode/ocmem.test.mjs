@@ -608,3 +608,116 @@ test("a missing binary registers no tools", async () => {
   const hooks = await load(newWorkspace(), fakeClient(), join(tmpdir(), "no-such-ocmem-binary"));
   assert.equal(hooks.tool, undefined);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Context pressure: the token counts and limits forwarded with render
+// ---------------------------------------------------------------------------------------------
+
+// The recorded OpenCode 1.18.33 session, one { k: hook, v: payload } a line.
+const RECORDED = readFileSync(new URL("../../tests/fixtures/opencode-1.18.33/session-hooks.jsonl", import.meta.url), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
+const RECORDED_SESSION = "ses_e012f93b8ffev6S3ivVW0qWQS9";
+
+// A stand-in ocmem that appends each call as `subcommand<TAB>stdin` (one line: the plugin
+// sends JSON on one line) and prints nothing.
+function stdinRecordingBinary() {
+  const dir = mkdtempSync(join(tmpdir(), "ocmem-plugin-stdin-"));
+  const calls = join(dir, "calls.tsv");
+  const bin = standInBinary(
+    `[ "$1" = --version ] && { echo ocmem 0; exit 0; }\nprintf '%s\\t' "$1" >> '${calls}'\ncat >> '${calls}'\necho >> '${calls}'`,
+  );
+  const recorded = () =>
+    existsSync(calls)
+      ? readFileSync(calls, "utf8").trim().split("\n").map((line) => {
+          const [subcommand, stdin] = line.split("\t");
+          return { subcommand, event: JSON.parse(stdin) };
+        })
+      : [];
+  return { bin, recorded };
+}
+
+// Passes recorded hooks to the plugin as OpenCode would.
+async function replayRecorded(hooks, entries) {
+  for (const { k, v } of entries) {
+    if (k === "event") await hooks.event({ event: v });
+    else if (k === "chat.message") await hooks["chat.message"](v.input, v.output);
+    else if (k === "system.transform") await hooks["experimental.chat.system.transform"](v.input, { system: [] });
+    else if (k === "tool.execute.after") await hooks["tool.execute.after"](v.input, v.output);
+    else if (k === "compacting") await hooks["experimental.session.compacting"](v.input, { context: [] });
+  }
+}
+
+const RECORDED_LIMIT = { context: 50000, output: 1000 };
+const FIRST_COUNTS = { total: 15, input: 10, output: 5, reasoning: 0, cache: { write: 0, read: 0 } };
+
+test("render forwards the latest assistant token counts and the model's limit, as recorded", async () => {
+  const { bin, recorded } = stdinRecordingBinary();
+  const hooks = await load("/home/dev/demo", fakeClient(), bin);
+  await replayRecorded(hooks, RECORDED);
+
+  const calls = recorded();
+  const count = (name) => calls.filter((c) => c.subcommand === name).length;
+  // One call per hook that needs ocmem: none for the many message.updated events.
+  assert.deepEqual(
+    { render: count("render"), toolAfter: count("tool-after"), compact: count("compact"), promote: count("promote"), idle: count("idle"), gc: count("gc") },
+    { render: 14, toolAfter: 10, compact: 1, promote: 1, idle: 1, gc: 1 },
+  );
+  assert.equal(calls.length, 28);
+
+  const contexts = calls.filter((c) => c.subcommand === "render").map((c) => c.event.context);
+  // Before the first assistant message has counts: nothing to forward.
+  assert.equal(contexts[0], undefined);
+  assert.equal(contexts[1], undefined);
+  // Each later render carries the previous message's counts, even after the next message
+  // started with zero counts.
+  for (const context of contexts.slice(2, 12)) {
+    assert.deepEqual(context, { tokens: FIRST_COUNTS, limit: RECORDED_LIMIT });
+  }
+  // The compaction's own request: the message that overflowed.
+  assert.deepEqual(contexts[12], {
+    tokens: { total: 100005, input: 100000, output: 5, reasoning: 0, cache: { write: 0, read: 0 } },
+    limit: RECORDED_LIMIT,
+  });
+  // After the compaction, the counts are forgotten until a new message has some.
+  assert.equal(contexts[13], undefined);
+});
+
+test("summary messages and zero counts are not forwarded; compaction and deletion forget", async () => {
+  const { bin, recorded } = stdinRecordingBinary();
+  const hooks = await load("/home/dev/demo", fakeClient(), bin);
+  const render = async () => {
+    await hooks["experimental.chat.system.transform"]({ sessionID: RECORDED_SESSION, model: { limit: RECORDED_LIMIT } }, { system: [] });
+    const renders = recorded().filter((c) => c.subcommand === "render");
+    return renders[renders.length - 1].event.context;
+  };
+  const at = (line) => RECORDED.slice(0, line + 1);
+  const between = (from, to) => RECORDED.slice(from, to + 1);
+
+  // Up to the summary message's last update (total 15, summary: true): the overflowing
+  // message's counts stand.
+  await replayRecorded(hooks, at(211));
+  assert.equal(RECORDED[211].v.properties.info.summary, true);
+  assert.equal(RECORDED[211].v.properties.info.tokens.total, 15);
+  assert.equal((await render()).tokens.total, 100005);
+
+  // session.compacted: forgotten; the next message's zero counts bring nothing back.
+  await replayRecorded(hooks, between(212, 216));
+  assert.equal(RECORDED[214].v.type, "session.compacted");
+  assert.equal(RECORDED[216].v.properties.info.tokens.input, 0);
+  assert.equal(await render(), undefined);
+
+  // The next message's counts arrive.
+  await replayRecorded(hooks, between(217, 228));
+  assert.deepEqual(await render(), { tokens: FIRST_COUNTS, limit: RECORDED_LIMIT });
+
+  // session.deleted forgets them too.
+  await replayRecorded(hooks, between(229, RECORDED.length - 1));
+  assert.equal(RECORDED[RECORDED.length - 1].v.type, "session.deleted");
+  assert.equal(await render(), undefined);
+
+  // Another session's counts are its own.
+  await hooks.event({ event: { type: "message.updated", properties: { info: { id: "msg_x", role: "assistant", sessionID: "ses_other", tokens: { total: 42 } } } } });
+  assert.equal(await render(), undefined);
+});
