@@ -88,7 +88,9 @@ pub struct ToolAfter {
     pub json: bool,
 }
 
-const RENDER_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S, "prompt"?: "latest user message", "messageID"?: M}
+const RENDER_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S, "prompt"?: "latest user message", "messageID"?: M,
+        "context"?: {"tokens": {"total"?, "input", "output", "cache": {"read", "write"}},
+                     "limit": {"context", "input"?}}}
 
 Example:
   echo '{"directory":"/home/dev/demo","sessionID":"ses_1"}' | ocmem render"#;
@@ -100,6 +102,8 @@ Example:
 /// both are empty. When `prompt` asks to remember something ("remember this: …", "from now
 /// on …", 记住…, 覚えて…, 기억해…, recuerda que…, merk dir…, n'oublie pas…, lembre-se…), it
 /// is stored in workspace memory at once and listed under pending_memories until the next
+/// promote. When `context` (OpenCode's token counts and model limits) puts the context window
+/// at 75 % or 90 % full, the hot state carries one warning line; it only rises until the next
 /// promote.
 #[derive(Debug, Args)]
 #[command(after_help = RENDER_EXAMPLE)]
