@@ -208,3 +208,43 @@ fn a_context_that_is_not_an_object_is_bad_input() {
     assert!(err.contains("context must be an object"), "{err}");
     assert!(env.data_files().is_empty(), "{:?}", env.data_files());
 }
+
+/// Replays the recorded session's first `lines` hooks into `env`'s data directory.
+fn replay_first(env: &Env, lines: usize) {
+    let text = std::fs::read_to_string(fixture_path()).unwrap();
+    let head: Vec<&str> = text.lines().take(lines).collect();
+    let file = env.tmp.path().join("head.jsonl");
+    std::fs::write(&file, head.join("\n")).unwrap();
+    let out = env
+        .ocmem_without_data_dir()
+        .args(["replay", "--data-dir"])
+        .arg(&env.data)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn replay_sends_the_recorded_counts_as_the_plugin_does() {
+    // Up to the compaction's own request, after the message that reached 100005 tokens.
+    let env = Env::new();
+    let lines = recorded();
+    assert_eq!(lines[203]["k"], "system.transform");
+    replay_first(&env, 204);
+    let stored = &env.session_json(DEMO_DIR, DEMO_SESSION)["contextPressure"];
+    assert_eq!(stored["level"], "critical", "{stored}");
+    assert_eq!(stored["tokens"], 100_005);
+    assert_eq!(stored["limit"], 50_000);
+
+    // Just before it: every render so far carried 15 of 50000 tokens.
+    let env = Env::new();
+    replay_first(&env, 203);
+    assert!(env.session_json(DEMO_DIR, DEMO_SESSION)["contextPressure"].is_null());
+
+    // Through the compaction and the next render: cleared, and not raised again.
+    let env = Env::new();
+    assert_eq!(lines[214]["v"]["type"], "session.compacted");
+    replay_first(&env, 222);
+    assert!(env.session_json(DEMO_DIR, DEMO_SESSION)["contextPressure"].is_null());
+}

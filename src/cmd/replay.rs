@@ -3,8 +3,10 @@
 //!
 //! The log holds one `{"k": hook, "v": payload}` object per line, as OpenCode passed them to a
 //! plugin: `init` (directory), `chat.message`, `system.transform`, `tool.execute.after`,
-//! `compacting` and `event` (a `session.deleted` event runs `gc` for the session). The clock follows the times recorded in the events, so a replay
-//! is the same on every run.
+//! `compacting` and `event` (a `session.deleted` event runs `gc` for the session). As the
+//! plugin does, each render carries the latest token counts of the session's assistant
+//! messages and the model's limits. The clock follows the times recorded in the events, so a
+//! replay is the same on every run.
 
 use std::fs;
 use std::path::Path;
@@ -49,6 +51,9 @@ struct SessionLog {
     summary_parts: Vec<(String, String)>,
     /// Deleted by `session.deleted`: rendering it again would bring its store back.
     deleted: bool,
+    /// The latest non-zero token counts of an assistant message, sent with each render as the
+    /// plugin sends them; forgotten at compaction.
+    tokens: Option<Value>,
 }
 
 pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
@@ -128,6 +133,10 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     }
                     turn.renders += 1;
                 }
+                if let Some(tokens) = &session.tokens {
+                    event["context"] =
+                        json!({"tokens": tokens, "limit": v["input"]["model"]["limit"]});
+                }
                 render::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
             }
             "tool.execute.after" => {
@@ -155,6 +164,14 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
             }
             "event" if v["type"] == "message.updated" => {
                 let info = &v["properties"]["info"];
+                if let (Some(session_id), "assistant", false, true) = (
+                    info["sessionID"].as_str(),
+                    info["role"].as_str().unwrap_or_default(),
+                    info["summary"] == true,
+                    has_count(&info["tokens"]),
+                ) {
+                    session_entry(&mut sessions, session_id).tokens = Some(info["tokens"].clone());
+                }
                 if let (Some(session_id), true) =
                     (info["sessionID"].as_str(), info["summary"] == true)
                 {
@@ -205,6 +222,7 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 let event = json!({"directory": dir, "sessionID": session_id, "summary": summary.join("\n")});
                 session.summary_message = None;
                 session.summary_parts.clear();
+                session.tokens = None;
                 let report =
                     promote::execute(&inner, event.to_string().as_bytes(), true).map_err(at)?;
                 out.push_str(&describe_promotion(&report));
@@ -219,6 +237,7 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     show_turn(&inner, &mut out, Some(dir), session).map_err(at)?;
                 }
                 session.deleted = true;
+                session.tokens = None;
                 let event = json!({"directory": dir, "sessionID": session_id});
                 gc::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
                 out.push_str(&format!(
@@ -305,11 +324,21 @@ fn session_entry<'a>(sessions: &'a mut Vec<SessionLog>, id: &str) -> &'a mut Ses
                 summary_message: None,
                 summary_parts: Vec::new(),
                 deleted: false,
+                tokens: None,
             });
             sessions.len() - 1
         }
     };
     &mut sessions[index]
+}
+
+/// Whether a token-count object holds any positive count.
+fn has_count(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.as_f64().is_some_and(|f| f > 0.0),
+        Value::Object(map) => map.values().any(has_count),
+        _ => false,
+    }
 }
 
 /// The text the user typed: the message's non-synthetic text parts.
