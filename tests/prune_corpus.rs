@@ -1,12 +1,15 @@
 //! Pruning on real long outputs (tests/fixtures/prune/, made by `capture.sh` there): every
-//! line that names a failure is kept, and the outputs shrink.
+//! line that names a failure is kept, under the full limits and the halved ones, and the
+//! outputs shrink.
 
 use std::path::Path;
 
 use ocmem::domain::extract::is_error_line;
-use ocmem::domain::prune::{prune, LIMITS};
+use ocmem::domain::prune::{prune, Limits, LIMITS};
 
-/// Each fixture, its tool, and lines picked by hand that a reader of the failure needs.
+/// Each fixture, its tool, and lines picked by hand that a reader of the failure needs. For a
+/// `bash` output every error line is needed too; the lines of a search or a listing are results,
+/// whatever words they hold.
 const MUST_KEEP: &[(&str, &str, &[&str])] = &[
     ("cargo-test-failing.txt", "bash", &[
         "test parses_config ... FAILED",
@@ -42,7 +45,46 @@ const MUST_KEEP: &[(&str, &str, &[&str])] = &[
     ]),
     ("npm-install-verbose.txt", "bash", &["npm info ok"]),
     ("find-listing.txt", "glob", &[]),
+    ("cargo-clippy-lints.txt", "bash", &[
+        "error: approximate value of `f{32, 64}::consts::PI` found",
+        "  --> src/main.rs:61:32",
+        "warning: `clippylints` (bin \"clippylints\") generated 180 warnings",
+        "error: could not compile `clippylints` (bin \"clippylints\") due to 1 previous error; 180 warnings emitted",
+    ]),
+    ("eslint-problems.txt", "bash", &[
+        "/tmp/work/eslint/src/cart17.js",
+        "  9:57   error    'ratePerKilo' is not defined                        no-undef",
+        "✖ 721 problems (1 error, 720 warnings)",
+    ]),
+    ("jest-failing.txt", "bash", &[
+        "  ● prices 5 › reads the rate table",
+        "    TypeError: Cannot read properties of undefined (reading 'rates')",
+        "  ● prices 3 › rounds half up",
+        "    Expected: 2.6",
+        "    Received: 2.5",
+        "Test Suites: 2 failed, 4 passed, 6 total",
+        "Tests:       2 failed, 600 passed, 602 total",
+    ]),
+    ("make-gcc-warnings.txt", "bash", &[
+        "src/scale61.c:3:47: error: expected ‘;’ before ‘return’",
+        "    3 |   for (int i = 0; text[i]; i++) sum += text[i]",
+        "make: *** [Makefile:7: build/scale61.o] Error 1",
+    ]),
+    ("ruff-check.txt", "bash", &["Found 300 errors.", "[*] 300 fixable with `--fix`."]),
+    ("git-log-stat.txt", "bash", &[
+        "commit 1233e140650699c7c9318c12e68f8de8e8d28b4e",
+        "    Update part 0 of module 3 (step 120)",
+    ]),
+    ("rg-raise-matches.txt", "grep", &[
+        "pip/_internal/build_env.py:311:        raise NotImplementedError()",
+        "pip/_vendor/webencodings/tests.py:26:        raise AssertionError('Did not raise %s.' % exception)",
+    ]),
+    ("ls-recursive.txt", "list", &["pip:", "pip/_internal:"]),
 ];
+
+/// Outputs of only errors (at least one line in five), each with its source lines: nothing may
+/// go, so they stay whole.
+const ALL_ERRORS: &[&str] = &["tsc-errors.txt", "mypy-errors.txt"];
 
 /// Below the limits: left as it is.
 const UNDER_LIMITS: &str = "pip-install-verbose.txt";
@@ -54,22 +96,51 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-#[test]
-fn every_error_line_and_every_hand_picked_line_is_kept() {
+fn assert_needed_lines_kept(limits: Limits) {
     for (name, tool, picked) in MUST_KEEP {
         let output = fixture(name);
-        let pruned = prune(tool, &output, LIMITS).unwrap_or_else(|| panic!("{name} not pruned"));
+        let pruned = prune(tool, &output, limits).unwrap_or_else(|| panic!("{name} not pruned"));
         let kept: std::collections::HashSet<&str> = pruned.text.lines().collect();
         for line in picked.iter() {
             assert!(
                 output.lines().any(|l| l == *line),
                 "{name}: {line:?} is not in the fixture"
             );
-            assert!(kept.contains(line), "{name}: lost {line:?}");
+            assert!(kept.contains(line), "{name}: lost {line:?} ({limits:?})");
         }
-        for line in output.lines().filter(|l| is_error_line(l)) {
-            assert!(kept.contains(line), "{name}: lost error line {line:?}");
+        if *tool == "bash" {
+            for line in output.lines().filter(|l| is_error_line(l)) {
+                assert!(
+                    kept.contains(line),
+                    "{name}: lost error line {line:?} ({limits:?})"
+                );
+            }
         }
+    }
+}
+
+#[test]
+fn every_error_line_and_every_hand_picked_line_is_kept() {
+    assert_needed_lines_kept(LIMITS);
+}
+
+#[test]
+fn halved_limits_keep_them_too() {
+    assert_needed_lines_kept(LIMITS.halved());
+}
+
+#[test]
+fn an_output_of_only_errors_is_left_whole() {
+    for name in ALL_ERRORS {
+        let output = fixture(name);
+        assert!(output.lines().count() > LIMITS.lines && output.len() > LIMITS.bytes);
+        let errors = output.lines().filter(|l| is_error_line(l)).count();
+        assert!(
+            errors * 5 >= output.lines().count(),
+            "{name}: {errors} errors"
+        );
+        assert_eq!(prune("bash", &output, LIMITS), None, "{name}");
+        assert_eq!(prune("bash", &output, LIMITS.halved()), None, "{name}");
     }
 }
 

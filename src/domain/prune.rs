@@ -2,6 +2,10 @@
 //! line the error extractor counts as an error is kept with a little context, and so are the
 //! head and the tail; runs of lines that differ only in numbers or names become one line and a
 //! count; the omitted part of a file listing is summarized by folder.
+//!
+//! In a listing or a search's matches, a line that is a result (a path, or `path:line:text`)
+//! is never kept as an error: `raise ParseError(` found by a search, or a file named
+//! `errors.py`, says nothing about a failure. Only the tool's own complaints count.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,6 +18,8 @@ pub const PRUNED_TOOLS: [&str; 4] = ["bash", "grep", "glob", "list"];
 
 /// Tools whose every line is a path.
 const LISTING_TOOLS: [&str; 2] = ["glob", "list"];
+/// Tools whose every line is a match, `path:line:text`.
+const SEARCH_TOOLS: [&str; 1] = ["grep"];
 
 /// An output is pruned when it is longer than either limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +37,9 @@ pub const LIMITS: Limits = Limits {
 // ─── What is kept ────────────────────────────────────────────────────────────────────────────
 // Of the line limit: a fifth for the head (the command's start: what ran, with which options)
 // and three tenths for the tail (where compilers and test runners put their failures and
-// counts). Around each error line, the lines that name its test or file and its location.
+// counts). Around each error line, the lines that name its test or file and its location; and
+// for an indented error line, the nearest line above it that is less indented: the file or test
+// it belongs to (`src/cart.js` above `  9:57  error  'rate' is not defined`).
 
 const HEAD_SHARE: (usize, usize) = (1, 5);
 const TAIL_SHARE: (usize, usize) = (3, 10);
@@ -79,33 +87,61 @@ pub fn prune(tool: &str, output: &str, limits: Limits) -> Option<Pruned> {
         return None;
     }
     let lines: Vec<&str> = output.lines().collect();
-    let errors: Vec<bool> = lines.iter().map(|line| is_error_line(line)).collect();
-    let keep = kept_lines(&errors, limits);
-    let listing = LISTING_TOOLS.contains(&tool) || is_listing(&lines);
+    let listing = LISTING_TOOLS.contains(&tool) || is_listing(tool, &lines);
+    let errors: Vec<bool> = lines
+        .iter()
+        .map(|line| is_error_line(line) && !(listing && is_path(result_path(tool, line))))
+        .collect();
+    let keep = kept_lines(&lines, &errors, limits);
     // A listing's omitted part is summarized by folder instead.
     let units = if listing {
         single_lines(lines.len())
     } else {
         units(&lines, &errors)
     };
-    let pruned = render(&lines, &errors, &keep, &units, listing);
+    let pruned = render(tool, &lines, &errors, &keep, &units, listing);
     let worthwhile = pruned.text.len() * WORTHWHILE_SHARE.1 < output.len() * WORTHWHILE_SHARE.0;
     worthwhile.then_some(pruned)
 }
 
 /// Which lines are kept before runs are collapsed: the head, the tail, and each error line
-/// with its context.
-fn kept_lines(errors: &[bool], limits: Limits) -> Vec<bool> {
+/// with its context and its owner.
+fn kept_lines(lines: &[&str], errors: &[bool], limits: Limits) -> Vec<bool> {
     let n = errors.len();
     let head = limits.lines * HEAD_SHARE.0 / HEAD_SHARE.1;
     let tail = limits.lines * TAIL_SHARE.0 / TAIL_SHARE.1;
     let mut keep: Vec<bool> = (0..n).map(|i| i < head || i + tail >= n).collect();
+    let owners = owners(lines);
     for (i, _) in errors.iter().enumerate().filter(|(_, error)| **error) {
         let from = i.saturating_sub(CONTEXT_BEFORE);
         let to = (i + CONTEXT_AFTER).min(n - 1);
         keep[from..=to].iter_mut().for_each(|k| *k = true);
+        if let Some(owner) = owners[i] {
+            keep[owner] = true;
+        }
     }
     keep
+}
+
+/// For each line, the nearest non-blank line above it that is less indented, if any.
+fn owners(lines: &[&str]) -> Vec<Option<usize>> {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    // Lines that may still own a later one: their indentation strictly rises.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut owners = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            owners.push(None);
+            continue;
+        }
+        let depth = indent(line);
+        while open.last().is_some_and(|(d, _)| *d >= depth) {
+            open.pop();
+        }
+        owners.push(open.last().map(|(_, owner)| *owner));
+        open.push((depth, i));
+    }
+    owners
 }
 
 /// A stretch of the output: one line, or a run whose first `period` lines stand for all.
@@ -197,11 +233,33 @@ fn likeness(line: &str) -> String {
     key
 }
 
-/// Whether the output is a list of paths, one a line (`find`, `ls -1`, `git ls-files`).
-fn is_listing(lines: &[&str]) -> bool {
+/// Whether the output is a list of paths, one a line (`find`, `ls -1`, `git ls-files`), or of
+/// a search tool's matches.
+fn is_listing(tool: &str, lines: &[&str]) -> bool {
     let non_empty: Vec<&&str> = lines.iter().filter(|l| !l.trim().is_empty()).collect();
-    let paths = non_empty.iter().filter(|l| is_path(l)).count();
+    let paths = non_empty
+        .iter()
+        .filter(|l| is_path(result_path(tool, l)))
+        .count();
     !non_empty.is_empty() && paths * LISTING_SHARE.1 >= non_empty.len() * LISTING_SHARE.0
+}
+
+/// The path a result line names: for a search tool, `src/a.rs` of `src/a.rs:12:text`; else the
+/// line itself. Only a search tool's lines are read so: in a build's output, `src/a.rs:12: error`
+/// is an error, not a match.
+fn result_path<'a>(tool: &str, line: &'a str) -> &'a str {
+    if !SEARCH_TOOLS.contains(&tool) {
+        return line;
+    }
+    let Some((path, rest)) = line.split_once(':') else {
+        return line;
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && rest[digits..].starts_with(':') {
+        path
+    } else {
+        line
+    }
 }
 
 fn is_path(line: &str) -> bool {
@@ -211,7 +269,14 @@ fn is_path(line: &str) -> bool {
         && (path.contains('/') || path.contains('.'))
 }
 
-fn render(lines: &[&str], errors: &[bool], keep: &[bool], units: &[Unit], listing: bool) -> Pruned {
+fn render(
+    tool: &str,
+    lines: &[&str],
+    errors: &[bool],
+    keep: &[bool],
+    units: &[Unit],
+    listing: bool,
+) -> Pruned {
     let mut text = String::new();
     let mut kept_lines = 0;
     let mut omitted: Vec<usize> = Vec::new();
@@ -220,7 +285,7 @@ fn render(lines: &[&str], errors: &[bool], keep: &[bool], units: &[Unit], listin
             omitted.extend(unit.start..unit.end);
             continue;
         }
-        note_omitted(&mut text, lines, &mut omitted, listing);
+        note_omitted(&mut text, tool, lines, &mut omitted, listing);
         let shown = if unit.end - unit.start > unit.period {
             unit.period
         } else {
@@ -244,7 +309,7 @@ fn render(lines: &[&str], errors: &[bool], keep: &[bool], units: &[Unit], listin
             };
         }
     }
-    note_omitted(&mut text, lines, &mut omitted, listing);
+    note_omitted(&mut text, tool, lines, &mut omitted, listing);
     Pruned {
         text,
         lines: lines.len(),
@@ -264,13 +329,22 @@ fn push_line(text: &mut String, line: &str, error: bool) {
 }
 
 /// Writes the note standing for the lines omitted since the last kept one, and forgets them.
-fn note_omitted(text: &mut String, lines: &[&str], omitted: &mut Vec<usize>, listing: bool) {
+fn note_omitted(
+    text: &mut String,
+    tool: &str,
+    lines: &[&str],
+    omitted: &mut Vec<usize>,
+    listing: bool,
+) {
     if omitted.is_empty() {
         return;
     }
     let count = omitted.len();
     if listing {
-        let paths: Vec<&str> = omitted.iter().map(|i| lines[*i].trim()).collect();
+        let paths: Vec<&str> = omitted
+            .iter()
+            .map(|i| result_path(tool, lines[*i].trim()))
+            .collect();
         let _ = writeln!(
             text,
             "[ocmem: {count} lines omitted; by folder: {}]",

@@ -225,3 +225,62 @@ fn likeness_masks_numbers_and_names_between_the_first_and_last_word() {
     );
     assert_ne!(likeness("src/a.rs"), likeness("src/b.rs"));
 }
+
+#[test]
+fn an_indented_error_line_keeps_the_file_it_belongs_to() {
+    let mut output = String::new();
+    for file in 0..30 {
+        output.push_str(&format!("\n/home/dev/shop/src/cart{file}.js\n"));
+        for line in 0..20 {
+            output.push_str(&format!(
+                "  {line}:50  warning  'unused{line}' is assigned a value but never used  no-unused-vars\n"
+            ));
+        }
+        if file == 17 {
+            output.push_str("  21:9  error  'ratePerKilo' is not defined  no-undef\n");
+        }
+    }
+    output.push_str("\n✖ 601 problems (1 error, 600 warnings)\n");
+    let pruned = prune("bash", &output, LIMITS).unwrap();
+    let kept: Vec<&str> = pruned.text.lines().collect();
+    let error = kept
+        .iter()
+        .position(|l| l.contains("'ratePerKilo' is not defined"))
+        .expect("error line kept");
+    let owner = kept[..error]
+        .iter()
+        .rposition(|l| !l.starts_with(' ') && !l.starts_with('['));
+    assert_eq!(kept[owner.unwrap()], "/home/dev/shop/src/cart17.js");
+    // The decoy: a file far from any error is not brought back.
+    assert!(!kept.contains(&"/home/dev/shop/src/cart12.js"));
+    assert_eq!(accounted_lines(&pruned), output.lines().count());
+}
+
+#[test]
+fn search_matches_and_listed_paths_are_results_not_errors() {
+    let matches: String = (0..600)
+        .map(|i| {
+            format!(
+                "pkg/mod{}/parse.py:{i}:        raise ParseError(\"bad token\")\n",
+                i % 7
+            )
+        })
+        .collect();
+    let output = format!("{matches}rg: pkg/locked: Permission denied (os error 13)\n");
+    assert!(is_error_line(
+        "pkg/mod1/parse.py:3:        raise ParseError(\"bad token\")"
+    ));
+    let pruned = prune("grep", &output, LIMITS).unwrap();
+    assert!(pruned.text.len() * 5 < output.len(), "{}", pruned.text);
+    assert!(pruned
+        .text
+        .contains("rg: pkg/locked: Permission denied (os error 13)"));
+    assert!(pruned.text.contains("by folder: under pkg/: mod0 "));
+    // The same lines from a build are errors, every one kept.
+    assert_eq!(prune("bash", &output, LIMITS), None);
+
+    let listing: String = (0..600).map(|i| format!("lib/v{i}/errors.py\n")).collect();
+    assert!(is_error_line("lib/v1/errors.py"));
+    let pruned = prune("glob", &listing, LIMITS).unwrap();
+    assert!(pruned.text.len() * 5 < listing.len());
+}
