@@ -30,6 +30,7 @@ pub mod session;
 pub mod stored;
 pub mod supersede;
 pub mod sweep;
+pub mod team;
 pub mod time;
 pub mod tool_event;
 pub mod user_memory;
