@@ -10,6 +10,8 @@
 //! markers of an unresolved merge conflict are reported as problems and skipped, and every
 //! bullet that can be read is read. Writing always produces the canonical form (`render`).
 
+pub mod gate;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
