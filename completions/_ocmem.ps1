@@ -143,6 +143,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
             [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
+            [CompletionResult]::new('share', 'share', [CompletionResultType]::ParameterValue, 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md')
+            [CompletionResult]::new('unshare', 'unshare', [CompletionResultType]::ParameterValue, 'Take an entry out of team memory, keeping it in your own')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -152,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry, with the reason those not shown are not')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -161,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
         'ocmem;memory;show' {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -172,6 +176,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -211,6 +216,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many results')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -272,6 +278,24 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;memory;share' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ocmem;memory;unshare' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;memory;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the entries: id, type, source, age, whether the block shows them, and their text')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry whole, with its history: what it superseded, what superseded it, when, why')
@@ -286,6 +310,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
             [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
+            [CompletionResult]::new('share', 'share', [CompletionResultType]::ParameterValue, 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md')
+            [CompletionResult]::new('unshare', 'unshare', [CompletionResultType]::ParameterValue, 'Take an entry out of team memory, keeping it in your own')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -328,6 +354,12 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
         'ocmem;memory;help;hot-state' {
             break
         }
+        'ocmem;memory;help;share' {
+            break
+        }
+        'ocmem;memory;help;unshare' {
+            break
+        }
         'ocmem;memory;help;help' {
             break
         }
@@ -336,6 +368,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -449,6 +482,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('off', 'off', [CompletionResultType]::ParameterValue, 'Turn memory off for the workspace: every hook for it does nothing and prints nothing')
             [CompletionResult]::new('on', 'on', [CompletionResultType]::ParameterValue, 'Turn memory back on for the workspace')
             [CompletionResult]::new('hot-state', 'hot-state', [CompletionResultType]::ParameterValue, 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories')
+            [CompletionResult]::new('share', 'share', [CompletionResultType]::ParameterValue, 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md')
+            [CompletionResult]::new('unshare', 'unshare', [CompletionResultType]::ParameterValue, 'Take an entry out of team memory, keeping it in your own')
             break
         }
         'ocmem;help;memory;list' {
@@ -488,6 +523,12 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;memory;hot-state' {
+            break
+        }
+        'ocmem;help;memory;share' {
+            break
+        }
+        'ocmem;help;memory;unshare' {
             break
         }
         'ocmem;help;remember' {

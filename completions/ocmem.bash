@@ -157,8 +157,14 @@ _ocmem() {
             ocmem__subcmd__help__subcmd__memory,search)
                 cmd="ocmem__subcmd__help__subcmd__memory__subcmd__search"
                 ;;
+            ocmem__subcmd__help__subcmd__memory,share)
+                cmd="ocmem__subcmd__help__subcmd__memory__subcmd__share"
+                ;;
             ocmem__subcmd__help__subcmd__memory,show)
                 cmd="ocmem__subcmd__help__subcmd__memory__subcmd__show"
+                ;;
+            ocmem__subcmd__help__subcmd__memory,unshare)
+                cmd="ocmem__subcmd__help__subcmd__memory__subcmd__unshare"
                 ;;
             ocmem__subcmd__help__subcmd__memory,where)
                 cmd="ocmem__subcmd__help__subcmd__memory__subcmd__where"
@@ -199,8 +205,14 @@ _ocmem() {
             ocmem__subcmd__memory,search)
                 cmd="ocmem__subcmd__memory__subcmd__search"
                 ;;
+            ocmem__subcmd__memory,share)
+                cmd="ocmem__subcmd__memory__subcmd__share"
+                ;;
             ocmem__subcmd__memory,show)
                 cmd="ocmem__subcmd__memory__subcmd__show"
+                ;;
+            ocmem__subcmd__memory,unshare)
+                cmd="ocmem__subcmd__memory__subcmd__unshare"
                 ;;
             ocmem__subcmd__memory,where)
                 cmd="ocmem__subcmd__memory__subcmd__where"
@@ -241,8 +253,14 @@ _ocmem() {
             ocmem__subcmd__memory__subcmd__help,search)
                 cmd="ocmem__subcmd__memory__subcmd__help__subcmd__search"
                 ;;
+            ocmem__subcmd__memory__subcmd__help,share)
+                cmd="ocmem__subcmd__memory__subcmd__help__subcmd__share"
+                ;;
             ocmem__subcmd__memory__subcmd__help,show)
                 cmd="ocmem__subcmd__memory__subcmd__help__subcmd__show"
+                ;;
+            ocmem__subcmd__memory__subcmd__help,unshare)
+                cmd="ocmem__subcmd__memory__subcmd__help__subcmd__unshare"
                 ;;
             ocmem__subcmd__memory__subcmd__help,where)
                 cmd="ocmem__subcmd__memory__subcmd__help__subcmd__where"
@@ -584,7 +602,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__memory)
-            opts="list show add edit forget restore search export import where off on hot-state"
+            opts="list show add edit forget restore search export import where off on hot-state share unshare"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -751,7 +769,35 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__help__subcmd__memory__subcmd__share)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__help__subcmd__memory__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__memory__subcmd__unshare)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -940,7 +986,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory)
-            opts="-h --data-dir --help list show add edit forget restore search export import where off on hot-state help"
+            opts="-h --data-dir --help list show add edit forget restore search export import where off on hot-state share unshare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -958,7 +1004,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__add)
-            opts="-h --type --agent --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1058,7 +1104,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__help)
-            opts="list show add edit forget restore search export import where off on hot-state help"
+            opts="list show add edit forget restore search export import where off on hot-state share unshare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,7 +1285,35 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__memory__subcmd__help__subcmd__share)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__memory__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__memory__subcmd__help__subcmd__unshare)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1312,7 +1386,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__list)
-            opts="-h --all --type --source --workspace --json --user --data-dir --help"
+            opts="-h --all --type --source --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1408,7 +1482,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__search)
-            opts="-h --limit --workspace --json --user --data-dir --help"
+            opts="-h --limit --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1433,7 +1507,51 @@ _ocmem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ocmem__subcmd__memory__subcmd__share)
+            opts="-h --workspace --json --user --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ocmem__subcmd__memory__subcmd__show)
+            opts="-h --team --workspace --json --user --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__memory__subcmd__unshare)
             opts="-h --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1496,7 +1614,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__remember)
-            opts="-h --type --agent --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

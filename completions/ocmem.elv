@@ -129,6 +129,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
             cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
+            cand share 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md'
+            cand unshare 'Take an entry out of team memory, keeping it in your own'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;memory;list'= {
@@ -137,6 +139,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --all 'Every entry, with the reason those not shown are not'
+            cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help (see more with ''--help'')'
@@ -145,6 +148,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;memory;show'= {
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help (see more with ''--help'')'
@@ -155,6 +159,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --agent 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)'
+            cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help (see more with ''--help'')'
@@ -190,6 +195,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --limit 'At most this many results'
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help (see more with ''--help'')'
@@ -244,6 +250,22 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;memory;share'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ocmem;memory;unshare'= {
+            cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --json 'Print one JSON document instead of text'
+            cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;memory;help'= {
             cand list 'List the entries: id, type, source, age, whether the block shows them, and their text'
             cand show 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
@@ -258,6 +280,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
             cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
+            cand share 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md'
+            cand unshare 'Take an entry out of team memory, keeping it in your own'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;memory;help;list'= {
@@ -286,6 +310,10 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         }
         &'ocmem;memory;help;hot-state'= {
         }
+        &'ocmem;memory;help;share'= {
+        }
+        &'ocmem;memory;help;unshare'= {
+        }
         &'ocmem;memory;help;help'= {
         }
         &'ocmem;remember'= {
@@ -293,6 +321,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --agent 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)'
+            cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help'
@@ -389,6 +418,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand off 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
             cand on 'Turn memory back on for the workspace'
             cand hot-state 'Print a session''s hot state: its active files, open errors, recent decisions and pending memories'
+            cand share 'Copy entries of your memory into team memory, the repository''s .ocmem/memory.md'
+            cand unshare 'Take an entry out of team memory, keeping it in your own'
         }
         &'ocmem;help;memory;list'= {
         }
@@ -415,6 +446,10 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;memory;on'= {
         }
         &'ocmem;help;memory;hot-state'= {
+        }
+        &'ocmem;help;memory;share'= {
+        }
+        &'ocmem;help;memory;unshare'= {
         }
         &'ocmem;help;remember'= {
         }

@@ -85,22 +85,24 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand init" -s h -l help -d 'Print
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -l json -d 'Print a JSON document with a stable schema (see the `schema` field) instead of a report'
 complete -c ocmem -n "__fish_ocmem_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "edit" -d 'Replace an entry\'s text: TEXT, or what you write in $VISUAL or $EDITOR'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "forget" -d 'Forget an entry: by ID, or the one whose text holds every word of --match'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "restore" -d 'Bring a forgotten, edited or replaced entry back as active'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "search" -d 'Search the active entries, best match first'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "export" -d 'Print the active entries, to move them to another machine, folder or person'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "import" -d 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "where" -d 'Print the workspace\'s root and key, and where its stores are'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "on" -d 'Turn memory back on for the workspace'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "hot-state" -d 'Print a session\'s hot state: its active files, open errors, recent decisions and pending memories'
-complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "edit" -d 'Replace an entry\'s text: TEXT, or what you write in $VISUAL or $EDITOR'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "forget" -d 'Forget an entry: by ID, or the one whose text holds every word of --match'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "restore" -d 'Bring a forgotten, edited or replaced entry back as active'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "search" -d 'Search the active entries, best match first'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "export" -d 'Print the active entries, to move them to another machine, folder or person'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "import" -d 'Merge the entries of FILE (from `export`, or a workspace-memory.json) into memory'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "where" -d 'Print the workspace\'s root and key, and where its stores are'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "on" -d 'Turn memory back on for the workspace'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "hot-state" -d 'Print a session\'s hot state: its active files, open errors, recent decisions and pending memories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "share" -d 'Copy entries of your memory into team memory, the repository\'s .ocmem/memory.md'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "unshare" -d 'Take an entry out of team memory, keeping it in your own'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and not __fish_seen_subcommand_from list show add edit forget restore search export import where off on hot-state share unshare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l type -d 'Only entries of this type' -r -f -a "feedback\t''
 project\t''
 decision\t''
@@ -111,11 +113,13 @@ compaction\t''"
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l all -d 'Every entry, with the reason those not shown are not'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l team -d 'Team memory instead: the repository\'s .ocmem/memory.md, shared through git'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l team -d 'Team memory instead: the repository\'s .ocmem/memory.md, shared through git'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -126,6 +130,7 @@ reference\t''"
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l agent -d 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent\'s memory tools pass this)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l team -d 'Team memory instead: the repository\'s .ocmem/memory.md, shared through git'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -149,6 +154,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subc
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l limit -d 'At most this many results' -r
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l team -d 'Team memory instead: the repository\'s .ocmem/memory.md, shared through git'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -184,6 +190,16 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subc
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from hot-state" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from hot-state" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from hot-state" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from share" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from share" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from share" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from share" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from share" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from unshare" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from unshare" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from unshare" -l json -d 'Print one JSON document instead of text'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from unshare" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from unshare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the entries: id, type, source, age, whether the block shows them, and their text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one entry whole, with its history: what it superseded, what superseded it, when, why'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add TEXT to memory, as source `manual`'
@@ -197,6 +213,8 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subc
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "on" -d 'Turn memory back on for the workspace'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "hot-state" -d 'Print a session\'s hot state: its active files, open errors, recent decisions and pending memories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "share" -d 'Copy entries of your memory into team memory, the repository\'s .ocmem/memory.md'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "unshare" -d 'Take an entry out of team memory, keeping it in your own'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l type -d 'feedback, project, decision or reference [default: read from the text]' -r -f -a "feedback\t''
 project\t''
@@ -205,6 +223,7 @@ reference\t''"
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l agent -d 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent\'s memory tools pass this)'
+complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l team -d 'Team memory instead: the repository\'s .ocmem/memory.md, shared through git'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand remember" -s h -l help -d 'Print help'
@@ -261,3 +280,5 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcom
 complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "off" -d 'Turn memory off for the workspace: every hook for it does nothing and prints nothing'
 complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "on" -d 'Turn memory back on for the workspace'
 complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "hot-state" -d 'Print a session\'s hot state: its active files, open errors, recent decisions and pending memories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "share" -d 'Copy entries of your memory into team memory, the repository\'s .ocmem/memory.md'
+complete -c ocmem -n "__fish_ocmem_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "unshare" -d 'Take an entry out of team memory, keeping it in your own'

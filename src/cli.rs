@@ -425,6 +425,8 @@ pub enum MemoryCommand {
     Off(MemoryOff),
     On(MemoryOn),
     HotState(MemoryHotState),
+    Share(MemoryShare),
+    Unshare(MemoryUnshare),
 }
 
 /// The options every `memory` subcommand takes.
@@ -477,8 +479,12 @@ pub struct MemoryList {
     pub kind: Option<MemoryType>,
 
     /// Only entries from this source
-    #[arg(long, value_name = "SOURCE", value_parser = source_parser())]
+    #[arg(long, value_name = "SOURCE", value_parser = source_parser(), conflicts_with = "team")]
     pub source: Option<Source>,
+
+    /// Team memory instead: the repository's .ocmem/memory.md, shared through git
+    #[arg(long, conflicts_with = "user")]
+    pub team: bool,
 
     #[command(flatten)]
     pub scope: MemoryScope,
@@ -493,6 +499,10 @@ pub struct MemoryShow {
     /// The entry's id, or the end of it
     #[arg(value_name = "ID")]
     pub id: String,
+
+    /// Team memory instead: the repository's .ocmem/memory.md, shared through git
+    #[arg(long, conflicts_with = "user")]
+    pub team: bool,
 
     #[command(flatten)]
     pub scope: MemoryScope,
@@ -522,6 +532,10 @@ pub struct MemoryAdd {
     /// narration, raw errors and counts (the agent's memory tools pass this)
     #[arg(long)]
     pub agent: bool,
+
+    /// Team memory instead: the repository's .ocmem/memory.md, shared through git
+    #[arg(long, conflicts_with = "user")]
+    pub team: bool,
 
     #[command(flatten)]
     pub scope: MemoryScope,
@@ -603,6 +617,10 @@ pub struct MemorySearch {
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
 
+    /// Team memory instead: the repository's .ocmem/memory.md, shared through git
+    #[arg(long, conflicts_with = "user")]
+    pub team: bool,
+
     #[command(flatten)]
     pub scope: MemoryScope,
 }
@@ -676,6 +694,37 @@ pub struct MemoryHotState {
     /// The host's session id
     #[arg(value_name = "SESSION")]
     pub session: String,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Copy entries of your memory into team memory, the repository's .ocmem/memory.md
+///
+/// Each entry (an id, or the end of one) is checked more strictly than personal memory, since
+/// the file is committed and every teammate's agent reads it: one that holds a secret, a
+/// redacted secret or an instruction to the agent is refused, and then nothing is shared.
+/// Your own entry stays as it is. Commit the file to share it: the change shows in `git diff`.
+#[derive(Debug, Args)]
+pub struct MemoryShare {
+    /// The entries' ids, or the ends of them
+    #[arg(value_name = "ID", required = true)]
+    pub ids: Vec<String>,
+
+    #[command(flatten)]
+    pub scope: MemoryScope,
+}
+
+/// Take an entry out of team memory, keeping it in your own
+///
+/// ID is a team entry's id (8 hex digits, as `memory list --team` shows), or the start of
+/// exactly one. When your memory does not hold the same text, it is added to it, so nothing
+/// you asked to remember is lost.
+#[derive(Debug, Args)]
+pub struct MemoryUnshare {
+    /// The team entry's id, or the start of it
+    #[arg(value_name = "ID")]
+    pub id: String,
 
     #[command(flatten)]
     pub scope: MemoryScope,

@@ -7,6 +7,7 @@ mod editor;
 pub mod hot_state;
 pub mod ops;
 mod table;
+mod team;
 
 use std::path::{Path, PathBuf};
 
@@ -49,6 +50,8 @@ impl Run for Memory {
             MemoryCommand::Off(cmd) => switch(ctx, &term, &cmd.scope, true)?,
             MemoryCommand::On(cmd) => switch(ctx, &term, &cmd.scope, false)?,
             MemoryCommand::HotState(cmd) => hot_state::show(ctx, &term, cmd)?,
+            MemoryCommand::Share(cmd) => team::share(ctx, &term, cmd)?,
+            MemoryCommand::Unshare(cmd) => team::unshare(ctx, &term, cmd)?,
         };
         print(&text)
     }
@@ -201,6 +204,9 @@ fn entry_line(entry: &MemoryEntry) -> String {
 const NEXT_SESSION: &str = "sessions already running keep their block; new ones show the change";
 
 fn list(ctx: &Context, term: &TerminalEnv, cmd: &MemoryList) -> Result<String> {
+    if cmd.team {
+        return team::list(term, cmd);
+    }
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
@@ -279,6 +285,9 @@ fn with_archive(workspace: &Target, memory: &WorkspaceMemory) -> Result<Vec<Memo
 }
 
 fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShow) -> Result<String> {
+    if cmd.team {
+        return team::show(term, cmd);
+    }
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
@@ -312,6 +321,9 @@ fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShow) -> Result<String> {
 }
 
 fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String> {
+    if cmd.team {
+        return team::add(ctx, term, cmd);
+    }
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     // Checked before the store is touched: bad input changes nothing on disk.
@@ -492,6 +504,9 @@ fn restore(ctx: &Context, term: &TerminalEnv, cmd: &MemoryRestore) -> Result<Str
 }
 
 fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<String> {
+    if cmd.team {
+        return team::search(term, cmd);
+    }
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;

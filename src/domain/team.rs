@@ -266,7 +266,8 @@ fn split_id(bullet: &str) -> (&str, Option<&str>) {
     }
 }
 
-fn split_rationale(body: &str) -> (&str, Option<&str>) {
+/// A bullet's text and its rationale, split at " Why: " as the file writes them.
+pub fn split_rationale(body: &str) -> (&str, Option<&str>) {
     match body.split_once(WHY) {
         Some((text, why)) if !why.trim().is_empty() => (text.trim(), Some(why.trim())),
         _ => (body.trim(), None),
