@@ -95,6 +95,16 @@ const FILES: &[(&str, &str)] = &[
         "Memory is off for the workspace (ocmem memory off): every hook for it does nothing and \
          prints nothing. ocmem memory on removes it.",
     ),
+    (
+        "<repository>/.ocmem/memory.md",
+        "Team memory, committed with the repository: Markdown, a section per type, a bullet per \
+         entry ending with its id. Written only by ocmem memory add --team, share and unshare.",
+    ),
+    (
+        "<data dir>/team-locks/<16 hex>.lock",
+        "The lock held while a repository's team memory is rewritten, named by the SHA-256 of \
+         the repository's root.",
+    ),
 ];
 
 const ENVIRONMENT: &[(&str, &str)] = &[
