@@ -595,3 +595,64 @@ fn a_whole_session_through_the_hooks_leaves_the_team_file_alone() {
     assert_eq!(fs::read(alice.join(TEAM_FILE)).unwrap(), before);
     assert_eq!(stdout(&git(&alice, &["status", "--porcelain"])), "");
 }
+
+#[test]
+fn a_file_written_by_hand_is_read_and_rewritten_canonically_with_a_note() {
+    let team = Team::new();
+    let alice = team.clone_as("alice");
+    let by_hand = "# Our team\n\n<!-- house rules first -->\n\n## decision\n\n\
+        * Every service logs JSON lines to stdout\n\
+        * Use pnpm, not npm Why: one lockfile for the whole monorepo <!-- ocmem:000318df -->\n";
+    fs::write(alice.join(TEAM_FILE), by_hand).unwrap();
+    let read = team.team_list(&alice, "alice");
+    assert_eq!(read["problems"], serde_json::json!([]));
+    let logs = id_of(&read, "Every service logs JSON lines to stdout").unwrap();
+    assert_eq!(
+        id_of(&read, "Use pnpm, not npm").as_deref(),
+        Some("000318df")
+    );
+
+    // Reading never rewrites it.
+    assert_eq!(team_text(&alice), by_hand);
+    let out = team.ocmem(
+        &alice,
+        "alice",
+        &[
+            "memory",
+            "add",
+            "--team",
+            "--type",
+            "feedback",
+            "Ask for review from the owning team",
+        ],
+    );
+    assert_success(&out);
+    assert!(
+        stdout(&out).contains("not in canonical form"),
+        "{}",
+        stdout(&out)
+    );
+    let after = team.team_list(&alice, "alice");
+    assert_eq!(ids_and_texts(&after).len(), 3);
+    assert_eq!(
+        id_of(&after, "Every service logs JSON lines to stdout"),
+        Some(logs)
+    );
+    assert!(team_text(&alice).starts_with("# Team memory\n"));
+
+    // Canonical from then on: the next change says nothing of it.
+    let out = team.ocmem(
+        &alice,
+        "alice",
+        &[
+            "memory",
+            "add",
+            "--team",
+            "--type",
+            "project",
+            "The payments service owns the invoices table",
+        ],
+    );
+    assert_success(&out);
+    assert!(!stdout(&out).contains("canonical"), "{}", stdout(&out));
+}

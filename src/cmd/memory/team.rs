@@ -24,6 +24,30 @@ use crate::store::team::{display, read_team, repository_root, update_team, TeamC
 /// What to do once a change is in the file.
 const COMMIT_IT: &str = "commit it to share it with the team";
 
+/// Said when a write replaced a file that was not in canonical form.
+const REWRITTEN: &str = "the file was not in canonical form and was rewritten whole (comments \
+and layout of its own are gone); `git diff` shows it";
+
+/// Whether the team file is missing or exactly what `team::render` makes of its entries: a
+/// write then changes only the lines of what it adds or removes.
+fn canonical(root: &std::path::Path) -> bool {
+    let read = read_team(root);
+    match std::fs::read_to_string(&read.path) {
+        Ok(text) => text == team::render(&read.memory.entries),
+        Err(_) => true,
+    }
+}
+
+/// The lines that end the output of a command that changed the file.
+fn written_note(file: &str, was_canonical: bool) -> String {
+    let mut out = format!("in {file}: {COMMIT_IT}\n");
+    if !was_canonical {
+        out.push_str(REWRITTEN);
+        out.push('\n');
+    }
+    out
+}
+
 /// The root of the repository whose team memory a command reads: that of `--workspace DIR`,
 /// else of the current directory.
 fn team_root(term: &TerminalEnv, scope: &MemoryScope) -> Result<PathBuf> {
@@ -299,6 +323,7 @@ pub fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String>
             bail!("{refused}");
         }
     }
+    let was_canonical = canonical(&root);
     let (entry, new) = update_team(&store, &root, |memory| {
         let mut entries = memory.entries.clone();
         let (entry, new) = insert(&mut entries, kind, text, rationale);
@@ -311,6 +336,7 @@ pub fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String>
     let file = display(&root, &read_team(&root).path);
     if cmd.scope.json {
         return pretty(&json!({
+            "schema": SCHEMA,
             "outcome": if new { "added" } else { "duplicate" },
             "entry": entry_json(&entry),
             "file": file,
@@ -318,8 +344,9 @@ pub fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String>
     }
     Ok(match new {
         true => format!(
-            "added to team memory: {}\nin {file}: {COMMIT_IT}\n",
-            entry_line(&entry)
+            "added to team memory: {}\n{}",
+            entry_line(&entry),
+            written_note(&file, was_canonical)
         ),
         false => format!(
             "team memory holds it already: {}\nnothing changed\n",
@@ -365,12 +392,18 @@ pub fn share(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShare) -> Result<Str
             chosen.len()
         );
     }
+    let was_canonical = canonical(&root);
     let outcomes = update_team(&store, &root, |team| {
         let mut entries = team.entries.clone();
         let outcomes: Vec<(String, TeamEntry, bool)> = chosen
             .iter()
             .map(|e| {
-                let (entry, new) = insert(&mut entries, e.kind, &e.text, e.rationale.as_deref());
+                // A text that carries its own " Why: " is split as the file will read it.
+                let (text, rationale) = match &e.rationale {
+                    Some(why) => (e.text.as_str(), Some(why.as_str())),
+                    None => team::split_rationale(&e.text),
+                };
+                let (entry, new) = insert(&mut entries, e.kind, text, rationale);
                 (e.id.clone(), entry, new)
             })
             .collect();
@@ -398,7 +431,7 @@ pub fn share(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShare) -> Result<Str
         });
     }
     if outcomes.iter().any(|(_, _, new)| *new) {
-        out.push_str(&format!("in {file}: {COMMIT_IT}\n"));
+        out.push_str(&written_note(&file, was_canonical));
     }
     Ok(out)
 }
@@ -407,6 +440,7 @@ pub fn unshare(ctx: &Context, term: &TerminalEnv, cmd: &MemoryUnshare) -> Result
     let store = ctx.store();
     let target = workspace(&store, term, &cmd.scope)?;
     let root = team_root(term, &cmd.scope)?;
+    let was_canonical = canonical(&root);
     let (entry, kept) = update_team(&store, &root, |team| {
         let entry = find(team, &cmd.id)?.clone();
         // Into personal memory first: were the team file not written after it, the entry
@@ -456,6 +490,76 @@ pub fn unshare(ctx: &Context, term: &TerminalEnv, cmd: &MemoryUnshare) -> Result
         true => format!("your memory did not hold it: it is kept there as {personal}\n"),
         false => format!("your memory holds it as {personal}\n"),
     });
-    out.push_str(&format!("in {file}: {COMMIT_IT}\n"));
+    out.push_str(&written_note(&file, was_canonical));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
+        TeamEntry {
+            id: id.to_string(),
+            kind,
+            text: text.to_string(),
+            rationale: None,
+            line: 0,
+        }
+    }
+
+    #[test]
+    fn a_new_id_taken_by_an_edited_entry_is_not_reused() {
+        let kind = MemoryType::Decision;
+        let natural = team::new_id(kind, "Use pnpm, not npm");
+        // The entry first added with that text, since edited by hand: it kept its id.
+        let edited = entry(&natural, kind, "Use pnpm 9, not npm");
+        let mut entries = vec![edited.clone()];
+        let (added, new) = insert(&mut entries, kind, "Use pnpm, not npm", None);
+        assert!(new);
+        assert_ne!(added.id, natural);
+        assert_eq!(added.id.len(), team::ID_LEN);
+        assert_eq!(fresh_id(&[], kind, "Use pnpm, not npm"), natural);
+        // The same text again, in other case and punctuation, is the entry already there.
+        let (again, new) = insert(&mut entries, kind, "use PNPM: not npm!", None);
+        assert!(!new);
+        assert_eq!(again.id, added.id);
+        assert_eq!(entries.len(), 2);
+    }
+
+    #[test]
+    fn ids_are_found_whole_or_by_a_unique_start() {
+        let memory = TeamMemory {
+            entries: vec![
+                entry("3f9a2c1b", MemoryType::Decision, "Use pnpm, not npm"),
+                entry(
+                    "3f0b7d22",
+                    MemoryType::Feedback,
+                    "Run the linter before pushing",
+                ),
+            ],
+            problems: Vec::new(),
+        };
+        assert_eq!(find(&memory, "3F9A").unwrap().id, "3f9a2c1b");
+        assert_eq!(find(&memory, "3f0b7d22").unwrap().id, "3f0b7d22");
+        let ambiguous = find(&memory, "3f").unwrap_err().to_string();
+        assert!(ambiguous.contains("3f9a2c1b") && ambiguous.contains("3f0b7d22"));
+        assert!(find(&memory, "").is_err());
+        assert!(find(&memory, "9a2c").is_err());
+    }
+
+    #[test]
+    fn only_what_reads_back_as_itself_is_written() {
+        let kind = MemoryType::Reference;
+        let plain = entry(
+            "0000000a",
+            kind,
+            "Comments look like <!-- this --> in Markdown",
+        );
+        assert!(reads_back(std::slice::from_ref(&plain)).is_ok());
+        // A rationale inside the text would read back as a rationale.
+        let mut split = entry("0000000b", kind, "Use the mirror Why: the registry is slow");
+        split.rationale = Some("it is cached".to_string());
+        assert!(reads_back(&[plain, split]).is_err());
+    }
 }
