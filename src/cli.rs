@@ -388,6 +388,7 @@ pub struct Doctor {
 const MEMORY_EXAMPLE: &str = "Examples:
   ocmem memory list --all
   ocmem memory show k3x9qa
+  ocmem memory share k3x9qa                # into the team's .ocmem/memory.md, to commit
   ocmem memory add 'Use pnpm for all packages' --type decision
   ocmem memory edit k3x9qa                 # opens $VISUAL or $EDITOR on its text
   ocmem memory forget --match 'pnpm'
