@@ -306,3 +306,23 @@ fn a_broken_marker_pair_is_an_error_that_changes_nothing() {
         assert_eq!(fs::read_to_string(root.join("AGENTS.md")).unwrap(), broken);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn export_writes_through_a_linked_claude_md_to_its_target() {
+    let env = Env::new();
+    let root = repository(&env, Some(CLEAN));
+    fs::write(root.join("AGENTS.md"), "# Notes\n").unwrap();
+    std::os::unix::fs::symlink("AGENTS.md", root.join("CLAUDE.md")).unwrap();
+    assert!(export(&env, &root, "--claude-md").status.success());
+    let link = fs::symlink_metadata(root.join("CLAUDE.md")).unwrap();
+    assert!(
+        link.file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
+    let target = fs::read_to_string(root.join("AGENTS.md")).unwrap();
+    assert!(
+        target.starts_with("# Notes\n\n<!-- ocmem:team-memory:start -->"),
+        "{target}"
+    );
+}

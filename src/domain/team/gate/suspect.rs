@@ -80,7 +80,7 @@ fn has_secret_assignment(text: &str) -> bool {
     });
     ASSIGNMENT.captures_iter(text).any(|found| {
         let value = found[2].trim_end_matches(['.', ')', ']']);
-        if is_reference(value) {
+        if is_reference(value) || NOT_SECRETS.iter().any(|w| value.eq_ignore_ascii_case(w)) {
             return false;
         }
         match &found[1] {
@@ -93,6 +93,11 @@ fn has_secret_assignment(text: &str) -> bool {
     })
 }
 
+/// Values of a secret-like name that say something about it rather than hold it.
+const NOT_SECRETS: [&str; 10] = [
+    "true", "false", "none", "null", "empty", "unset", "yes", "no", "required", "optional",
+];
+
 /// A value that names where the secret is rather than holding it.
 fn is_reference(value: &str) -> bool {
     value.starts_with(['$', '<', '{', '%', '*'])
@@ -101,9 +106,13 @@ fn is_reference(value: &str) -> bool {
         || value.starts_with(['/', '~', '.'])
 }
 
+/// Letters with digits or symbols; `-`, `_` and `.` join words (`read-only`), so they do not
+/// count.
 fn is_mixed(value: &str) -> bool {
     let letters = value.chars().any(char::is_alphabetic);
-    let others = value.chars().any(|c| !c.is_alphabetic());
+    let others = value
+        .chars()
+        .any(|c| !c.is_alphabetic() && !matches!(c, '-' | '_' | '.'));
     letters && others
 }
 
@@ -222,6 +231,8 @@ mod tests {
             "TOKEN_LIMIT=4096",
             "max_tokens: 8192",
             "Secret: rotate it quarterly",
+            "GITHUB_TOKEN: read-only in CI",
+            "SKIP_TOKEN=true in dry runs",
             "commit 763599667429a056b9ee00f28c0284b2fd938c9c",
             "src/components/UserProfile/AvatarUpload2/index",
             "AbstractSingletonProxyFactoryBeanProvider",
