@@ -91,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON document with a stable schema (see the `schema` field) instead of a table')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why')
+            [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Audit the team memory file (.ocmem/memory.md) of the repository of --workspace DIR or of the current directory instead: conflict markers, malformed lines, duplicates, and entries holding a secret or an instruction, one `FILE:LINE: reason` line each')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -227,6 +228,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the store''s format) or markdown; --json is --format json')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--agents-md', '--agents-md', [CompletionResultType]::ParameterName, 'Write the team memory into a marked section of AGENTS.md at the repository''s root (created if absent; the rest of the file is kept byte for byte), for agents without ocmem')
+            [CompletionResult]::new('--claude-md', '--claude-md', [CompletionResultType]::ParameterName, 'The same, into CLAUDE.md')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -290,7 +290,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__baseline)
-            opts="-h --workspace --json --check --data-dir --help"
+            opts="-h --workspace --json --check --team --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1052,7 +1052,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__export)
-            opts="-h --format --workspace --json --user --data-dir --help"
+            opts="-h --format --agents-md --claude-md --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

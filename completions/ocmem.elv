@@ -82,6 +82,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --json 'Print a JSON document with a stable schema (see the `schema` field) instead of a table'
             cand --check 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why'
+            cand --team 'Audit the team memory file (.ocmem/memory.md) of the repository of --workspace DIR or of the current directory instead: conflict markers, malformed lines, duplicates, and entries holding a secret or an instruction, one `FILE:LINE: reason` line each'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -205,6 +206,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --format 'json (the store''s format) or markdown; --json is --format json'
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --agents-md 'Write the team memory into a marked section of AGENTS.md at the repository''s root (created if absent; the rest of the file is kept byte for byte), for agents without ocmem'
+            cand --claude-md 'The same, into CLAUDE.md'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
             cand -h 'Print help (see more with ''--help'')'

@@ -69,6 +69,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l workspace -d 'O
 complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l json -d 'Print a JSON document with a stable schema (see the `schema` field) instead of a table'
 complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l check -d 'Exit 1 when a suspected false positive, stored secret, corrupt file or newer-version store exists, saying why'
+complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -l team -d 'Audit the team memory file (.ocmem/memory.md) of the repository of --workspace DIR or of the current directory instead: conflict markers, malformed lines, duplicates, and entries holding a secret or an instruction, one `FILE:LINE: reason` line each'
 complete -c ocmem -n "__fish_ocmem_using_subcommand baseline" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand replay" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -162,6 +163,8 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subc
 markdown\t'A section per type, a line per entry, which `import` reads too'"
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l workspace -d 'The workspace that DIR belongs to [default: the current directory\'s]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l agents-md -d 'Write the team memory into a marked section of AGENTS.md at the repository\'s root (created if absent; the rest of the file is kept byte for byte), for agents without ocmem'
+complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l claude-md -d 'The same, into CLAUDE.md'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l json -d 'Print one JSON document instead of text'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -l user -d 'Act on user memory, the preferences that follow you across projects, instead of the workspace\'s'
 complete -c ocmem -n "__fish_ocmem_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'

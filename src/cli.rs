@@ -205,7 +205,8 @@ pub struct Gc {
 const BASELINE_EXAMPLE: &str = "Examples:
   ocmem baseline
   ocmem baseline --workspace ~/src/demo --json
-  ocmem baseline --check || echo 'memory needs attention'";
+  ocmem baseline --check || echo 'memory needs attention'
+  ocmem baseline --check --team            # the repository's .ocmem/memory.md, for CI";
 
 /// Audit every store under the data directory, read-only
 ///
@@ -228,6 +229,12 @@ pub struct Baseline {
     /// store exists, saying why
     #[arg(long)]
     pub check: bool,
+
+    /// Audit the team memory file (.ocmem/memory.md) of the repository of --workspace DIR or
+    /// of the current directory instead: conflict markers, malformed lines, duplicates, and
+    /// entries holding a secret or an instruction, one `FILE:LINE: reason` line each
+    #[arg(long)]
+    pub team: bool,
 }
 
 const REPLAY_EXAMPLE: &str = "Example:
@@ -641,6 +648,15 @@ pub struct MemoryExport {
     /// json (the store's format) or markdown; --json is --format json
     #[arg(long, value_enum, default_value_t = ExportFormat::Json)]
     pub format: ExportFormat,
+
+    /// Write the team memory into a marked section of AGENTS.md at the repository's root
+    /// (created if absent; the rest of the file is kept byte for byte), for agents without ocmem
+    #[arg(long, conflicts_with_all = ["claude_md", "format"])]
+    pub agents_md: bool,
+
+    /// The same, into CLAUDE.md
+    #[arg(long, conflicts_with = "format")]
+    pub claude_md: bool,
 
     #[command(flatten)]
     pub scope: MemoryScope,

@@ -3,6 +3,8 @@
 //! file exists, never a write, a quarantine or a new file), and hands what it found to
 //! `domain::audit`, which counts, judges and formats.
 
+mod team;
+
 use crate::store::user_memory::UserMemory;
 use anyhow::{bail, Context as _, Result};
 
@@ -16,6 +18,9 @@ use crate::store::{Document, Store};
 
 impl Run for Baseline {
     fn run(&self, ctx: &Context) -> Result<()> {
+        if self.team {
+            return team::run(self);
+        }
         let store = ctx.store();
         let only = self
             .workspace

@@ -5,6 +5,7 @@
 
 mod editor;
 pub mod hot_state;
+mod instructions;
 pub mod ops;
 mod table;
 mod team;
@@ -548,6 +549,9 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
 }
 
 fn export(ctx: &Context, term: &TerminalEnv, cmd: &MemoryExport) -> Result<String> {
+    if cmd.agents_md || cmd.claude_md {
+        return instructions::export(term, cmd);
+    }
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;

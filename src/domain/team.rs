@@ -10,7 +10,9 @@
 //! markers of an unresolved merge conflict are reported as problems and skipped, and every
 //! bullet that can be read is read. Writing always produces the canonical form (`render`).
 
+pub mod check;
 pub mod gate;
+pub mod instructions;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -4,6 +4,8 @@
 //! there), and so is one that still looks secret after every rule of the scrubber ran, or
 //! reads as an instruction to the agent.
 
+mod suspect;
+
 use crate::domain::injection::{instructs_agent, InjectionKind};
 use crate::domain::secrets::{secret_kinds, REDACTED_PREFIX};
 
@@ -14,6 +16,9 @@ pub enum Refusal {
     Secret(&'static str),
     /// It holds a redaction left by an earlier scrub.
     Redacted,
+    /// No rule of the scrubber finds a secret, but part of it still looks like one (the
+    /// reason says which shape: see `suspect`).
+    LooksSecret(&'static str),
     /// It reads as an instruction to the agent.
     Injection(InjectionKind),
 }
@@ -27,6 +32,9 @@ impl Refusal {
             }
             Refusal::Redacted => {
                 "it holds a redacted secret: rewrite it without the secret first".to_string()
+            }
+            Refusal::LooksSecret(reason) => {
+                format!("it holds what still looks secret ({reason}): remove it first")
             }
             Refusal::Injection(kind) => format!(
                 "it reads as an instruction to the agent ({}), not a fact",
@@ -53,6 +61,9 @@ fn refusal_of(text: &str) -> Option<Refusal> {
     }
     if text.contains(REDACTED_PREFIX) {
         return Some(Refusal::Redacted);
+    }
+    if let Some(reason) = suspect::looks_secret(text) {
+        return Some(Refusal::LooksSecret(reason));
     }
     instructs_agent(text).map(Refusal::Injection)
 }
