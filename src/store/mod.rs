@@ -26,6 +26,7 @@ mod person;
 pub mod repository;
 pub mod sessions;
 pub mod switch;
+pub mod team;
 pub mod transcript;
 pub mod user_memory;
 pub mod warnings;
