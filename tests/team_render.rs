@@ -166,6 +166,26 @@ fn a_personal_copy_of_a_team_entry_is_shown_once_and_a_contradiction_in_its_laye
     assert!(team.contains("- Money is stored as integer cents"));
     assert!(team.contains("- Use pnpm, never npm"));
     assert!(workspace.contains("- use npm, never pnpm"), "{shown}");
+    // `memory list` says why the workspace's copy is not in the block.
+    let out = env.run(
+        &["memory", "list", "--all", "--json", "--workspace", &sub],
+        "",
+    );
+    assert_success(&out);
+    let listed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let why = |text: &str| {
+        listed["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["text"] == text)
+            .map(|e| e["notShown"].clone())
+    };
+    assert_eq!(
+        why("money is stored as integer cents"),
+        Some(json!("shared"))
+    );
+    assert_eq!(why("use npm, never pnpm"), Some(Value::Null));
 }
 
 #[test]

@@ -28,7 +28,7 @@ use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::{Store, Updated, Workspace};
 
-mod team_layer;
+pub mod team_layer;
 
 impl Run for Render {
     fn run(&self, ctx: &Context) -> Result<()> {
