@@ -377,38 +377,25 @@ fn current_block(
     workspace: &Workspace,
     with: BlockWith,
 ) -> Result<String> {
+    // Its top entries are enough: a layer above hides at most as many of them as it shows,
+    // and the workspace's section gets that many fewer.
     let memory = store.read_block_memory(&workspace.memory_file())?;
     let layers = Layers {
         user: with.user,
         team: with.team,
         workspace: memory.as_ref(),
     };
-    let block = render_layers(layers, Some(ctx.now_ms));
-    if block.hidden == 0 {
-        return Ok(block.text());
-    }
-    // A layer above showed some of the top entries: the ones after them are on disk only.
-    let memory = store.read(&workspace.memory_file())?;
-    let layers = Layers {
-        workspace: memory.as_ref(),
-        ..layers
-    };
     Ok(render_layers(layers, Some(ctx.now_ms)).text())
 }
 
-/// What is rendered above a session's workspace memory: user memory and team memory.
-/// User memory is read whole when the team has entries, which may hide some of its top ones.
+/// What is rendered above a session's workspace memory: user memory (its top entries, which
+/// are enough for the same reason as in `current_block`) and team memory.
 fn upper_layers(
     store: &Store,
     directory: &str,
 ) -> Result<(Option<WorkspaceMemory>, Vec<TeamEntry>)> {
     let team = team_layer::team_entries(store, directory);
-    let user = if team.is_empty() {
-        store.read_user_block_memory()?
-    } else {
-        store.read_user_memory()?
-    };
-    Ok((user, team))
+    Ok((store.read_user_block_memory()?, team))
 }
 
 /// What this render took from the user's message, for the session.
