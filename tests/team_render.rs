@@ -186,6 +186,20 @@ fn a_personal_copy_of_a_team_entry_is_shown_once_and_a_contradiction_in_its_laye
         Some(json!("shared"))
     );
     assert_eq!(why("use npm, never pnpm"), Some(Value::Null));
+    // `baseline` counts it as not rendered, the contradicting one as rendered.
+    let out = env.run(&["baseline", "--json", "--workspace", &sub], "");
+    assert_success(&out);
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let entries = &report["workspaces"][0]["entries"];
+    assert_eq!(entries["active"], 2, "{report}");
+    assert_eq!(entries["notRendered"], 1, "{report}");
+    // The compaction prompt has it as background, so the summary does not offer it again.
+    let out = env.run(
+        &["compact"],
+        json!({"directory": sub, "sessionID": "s2"}).to_string(),
+    );
+    assert_success(&out);
+    assert!(stdout(&out).contains(&format!("{TEAM_HEADER}\nfeedback:\n- Use pnpm, never npm")));
 }
 
 #[test]
