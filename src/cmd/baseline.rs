@@ -108,7 +108,7 @@ fn off_lines(disabled: bool, off: &[&str]) -> String {
 /// Reads every store of one workspace directory, read-only.
 fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result<WorkspaceInput> {
     let memory = match &files.memory {
-        Some(info) => read(store, info)?,
+        Some(info) => read::<crate::domain::memory::WorkspaceMemory>(store, info)?,
         None => StoreInput {
             path: files.dir.join(MEMORY_FILE),
             stored: Stored::Missing,
@@ -125,6 +125,13 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
         .iter()
         .filter(|t| t.is_orphan_temp(now_ms))
         .count();
+    // The team memory of the repository the workspace's memory belongs to.
+    let team = match &memory.stored {
+        Stored::Ok(memory) if !memory.workspace.root.is_empty() => {
+            super::render::team_layer::team_entries(store, &memory.workspace.root)
+        }
+        _ => Vec::new(),
+    };
     Ok(WorkspaceInput {
         key: files.key.clone(),
         dir: files.dir.clone(),
@@ -139,6 +146,7 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
             .map(|(path, what)| (path.clone(), what.to_string()))
             .collect(),
         archive: read_archive_input(&files.dir)?,
+        team,
     })
 }
 

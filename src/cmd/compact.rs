@@ -7,10 +7,10 @@ use super::{run_hook, Run};
 use crate::cli::Compact;
 use crate::context::Context;
 use crate::domain::event::SessionRef;
+use crate::domain::layers::{render_layers, Layers};
 use crate::domain::memory::WorkspaceMemory;
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
-use crate::domain::user_memory::render_memory_block;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 
@@ -52,12 +52,19 @@ pub fn instructions(ctx: &Context, session: SessionRef) -> Result<String> {
     let store = ctx.store();
     let workspace = store.workspace(session.directory);
     let session_id = session.session_id;
+    // Team memory too, which the summary must not offer as the workspace's either.
+    let team = super::render::team_layer::team_entries(&store, session.directory);
     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
     let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;
     // User memory too, so that the summary does not offer its entries again as the workspace's.
     let user = store.read_user_block_memory()?;
+    let layers = Layers {
+        user: user.as_ref(),
+        team: &team,
+        workspace: memory.as_ref(),
+    };
     // No clock in the background: the same stores always give the same prompt.
-    let memory_block = render_memory_block(user.as_ref(), memory.as_ref(), None);
+    let memory_block = render_layers(layers, None).text();
     let session_block = session
         .map(|s| hot_state(&s, &workspace.root))
         .unwrap_or_default();

@@ -22,6 +22,7 @@ use crate::cli::{
 };
 use crate::context::{Context, TerminalEnv};
 use crate::domain::archive::Restored;
+use crate::domain::layers::Layers;
 use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, WorkspaceMemory};
 use crate::domain::memory_edit::{self, Changed, Edited, Listed, NotShown, Part};
 use crate::domain::search;
@@ -165,7 +166,14 @@ fn listing<'a>(
     let user = ops::read_store(store, &store.user_memory_file())
         .ok()
         .flatten();
-    memory_edit::listing_with(Part::Workspace, user.as_ref(), Some(memory), memory, now_ms)
+    // And the repository's team memory, which shows some entries in their place.
+    let team = super::render::team_layer::team_entries(store, &target.workspace.root);
+    let layers = Layers {
+        user: user.as_ref(),
+        team: &team,
+        workspace: Some(memory),
+    };
+    memory_edit::listing_layered(Part::Workspace, layers, memory, now_ms)
 }
 
 /// The memory as it is (none yet: empty), for reading.

@@ -12,6 +12,7 @@ use crate::context::Context;
 use crate::domain::event::{Prompt, SessionRef};
 use crate::domain::explicit::{self, ExplicitMemory, ForgetRequest, Scope};
 use crate::domain::injection::instructs_agent;
+use crate::domain::layers::{render_layers, Layers};
 use crate::domain::memory::{
     merge, merge_all, standalone_entry, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory,
     EXPLICIT_CONFIDENCE,
@@ -21,11 +22,13 @@ use crate::domain::pressure::{self, ContextUsage};
 use crate::domain::render::hot_state;
 use crate::domain::session::SessionState;
 use crate::domain::supersede::{self, apply_forgets, forget_note};
+use crate::domain::team::TeamEntry;
 use crate::domain::time::format_rfc3339_ms;
-use crate::domain::user_memory::render_memory_block;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::{Store, Updated, Workspace};
+
+pub mod team_layer;
 
 impl Run for Render {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -165,6 +168,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
             ctx,
             &store,
             &workspace,
+            directory,
             &session_path,
             session_id,
             MessageRead {
@@ -197,9 +201,11 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
 type Pending = (Value, bool);
 
 /// The workspace block to render while filing memories: with this user memory (as it stood
-/// before the message's own memories) first.
+/// before the message's own memories) first, then team memory.
+#[derive(Clone, Copy)]
 struct BlockWith<'a> {
     user: Option<&'a WorkspaceMemory>,
+    team: &'a [TeamEntry],
 }
 
 /// What filing one message's memories and forget requests did.
@@ -248,8 +254,14 @@ fn store_captured(
         &workspace.memory_file(),
         || WorkspaceMemory::new(&workspace.root, &workspace.key),
         |memory| {
-            let block =
-                render.map(|with| render_memory_block(with.user, Some(memory), Some(ctx.now_ms)));
+            let block = render.map(|with| {
+                let layers = Layers {
+                    user: with.user,
+                    team: with.team,
+                    workspace: Some(memory),
+                };
+                render_layers(layers, Some(ctx.now_ms)).text()
+            });
             let outcomes = apply_forgets(memory, forgets, ctx.now_ms);
             let mut superseded: Vec<String> = outcomes
                 .iter()
@@ -358,15 +370,32 @@ fn pending(entries: Vec<MemoryEntry>) -> Vec<Pending> {
         .collect()
 }
 
-/// The workspace block as memory stands now, with `user` memory first.
+/// The workspace block as memory stands now, with `user` memory first, then the team's.
 fn current_block(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
-    user: Option<&WorkspaceMemory>,
+    with: BlockWith,
 ) -> Result<String> {
+    // Its top entries are enough: a layer above hides at most as many of them as it shows,
+    // and the workspace's section gets that many fewer.
     let memory = store.read_block_memory(&workspace.memory_file())?;
-    Ok(render_memory_block(user, memory.as_ref(), Some(ctx.now_ms)))
+    let layers = Layers {
+        user: with.user,
+        team: with.team,
+        workspace: memory.as_ref(),
+    };
+    Ok(render_layers(layers, Some(ctx.now_ms)).text())
+}
+
+/// What is rendered above a session's workspace memory: user memory (its top entries, which
+/// are enough for the same reason as in `current_block`) and team memory.
+fn upper_layers(
+    store: &Store,
+    directory: &str,
+) -> Result<(Option<WorkspaceMemory>, Vec<TeamEntry>)> {
+    let team = team_layer::team_entries(store, directory);
+    Ok((store.read_user_block_memory()?, team))
 }
 
 /// What this render took from the user's message, for the session.
@@ -391,6 +420,7 @@ fn update_session(
     ctx: &Context,
     store: &Store,
     workspace: &Workspace,
+    directory: &str,
     session_path: &Path,
     session_id: &str,
     message: MessageRead,
@@ -410,20 +440,22 @@ fn update_session(
             // Frozen as memory stands before this message's own memories join it: those show
             // under pending_memories until the next promote. Filing them renders that block
             // from the store it already read; user memory is read before any is filed.
-            let user = if freeze {
-                store.read_user_block_memory()?
+            let (user, team) = if freeze {
+                upper_layers(store, directory)?
             } else {
-                None
+                (None, Vec::new())
             };
-            let render = freeze.then_some(BlockWith {
+            let with = BlockWith {
                 user: user.as_ref(),
-            });
+                team: &team,
+            };
+            let render = freeze.then_some(with);
             let filed = store_captured(ctx, store, workspace, captured, forgets, render)?;
             let (pending, rendered) = (filed.pending, filed.block);
             if freeze {
                 state.frozen_workspace_block = Some(match rendered {
                     Some(block) => block,
-                    None => current_block(ctx, store, workspace, user.as_ref())?,
+                    None => current_block(ctx, store, workspace, with)?,
                 });
             }
             // A message that asked to forget is not read again: a second reading would find
@@ -458,8 +490,12 @@ fn update_session(
         Updated::Done { result, .. } => result,
         // The session store belongs to a newer ocmem: the memories are still filed.
         Updated::LeftNewer => {
-            let user = store.read_user_block_memory()?;
-            let block = current_block(ctx, store, workspace, user.as_ref())?;
+            let (user, team) = upper_layers(store, directory)?;
+            let with = BlockWith {
+                user: user.as_ref(),
+                team: &team,
+            };
+            let block = current_block(ctx, store, workspace, with)?;
             store_captured(
                 ctx,
                 store,

@@ -22,17 +22,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::false_positive::judge;
+use super::layers::{render_layers, Layers};
 use super::memory::{
     ranked, stale_days, EntryStatus, MemoryEntry, Source, WorkspaceMemory, MAX_RENDERED_ENTRIES,
     MEMORY_VERSION,
 };
 use super::memory_type::MemoryType;
-use super::render::{entry_line, human_bytes, one_line, WORKSPACE_HEADER};
+use super::render::{entry_line, human_bytes, one_line};
 use super::secrets::{scrub, secret_kinds};
 use super::session::{ErrorStatus, SessionState, SESSION_VERSION};
 use super::sweep::idle_days;
+use super::team::TeamEntry;
 use super::time::format_rfc3339_ms;
-use super::user_memory::render_memory_block;
 use super::verified;
 
 /// The version of the JSON report's layout. Adding a field keeps it; renaming, removing or
@@ -76,6 +77,8 @@ pub struct WorkspaceInput {
     pub bad_locks: Vec<(PathBuf, String)>,
     /// `workspace-memory.archive.jsonl`, when there is one.
     pub archive: Option<ArchiveInput>,
+    /// The team entries of the workspace's repository, shown in the block above its own.
+    pub team: Vec<TeamEntry>,
 }
 
 /// The archive of entries moved out of the memory store, as read.
@@ -499,11 +502,15 @@ pub fn audit_workspace_with(
             audit.memory_version = Some(memory.version);
             audit.root = Some(memory.workspace.root.clone()).filter(|r| !r.is_empty());
             audit.budget_chars = Some(memory.limits.max_rendered_chars);
-            let block = render_memory_block(user, Some(memory), Some(now_ms));
-            // The workspace's own entries are under its header, after the user section.
-            let workspace_part = block
-                .find(WORKSPACE_HEADER)
-                .map_or(block.as_str(), |at| &block[at..]);
+            let layers = Layers {
+                user,
+                team: &input.team,
+                workspace: Some(memory),
+            };
+            let layered = render_layers(layers, Some(now_ms));
+            let block = layered.text();
+            // The workspace's own entries are in its section, after user and team memory.
+            let workspace_part = layered.workspace.as_str();
             audit.verified_commands = verified::shown(&memory.verified_commands)
                 .into_iter()
                 .map(|(category, v)| VerifiedCommand {
@@ -1210,6 +1217,7 @@ mod tests {
                 })
                 .collect(),
             dir,
+            team: Vec::new(),
             quarantined: 1,
             orphan_temp_files: 2,
             bytes: 4096,

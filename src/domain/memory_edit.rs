@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::explicit::{self, MIN_BODY_CHARS};
 use super::injection::instructs_agent;
+use super::layers::{render_layers, Layers};
 use super::memory::{
     canonical_key, clean_text, mark_capped, merge, merge_all, render_block, stale_days, top_ranked,
     EntryStatus, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory, MAX_RENDERED_ENTRIES,
@@ -94,10 +95,13 @@ pub enum NotShown {
     Capped,
     /// Among the top entries, but its line did not fit the block's character budget.
     OverBudget,
+    /// The same entry is shown from a layer above: team memory, or user memory for a
+    /// workspace entry (see `layers`).
+    Shared,
 }
 
 /// Each reason: its short name (the list's column) and what it means.
-pub const NOT_SHOWN: [(NotShown, &str, &str); 3] = [
+pub const NOT_SHOWN: [(NotShown, &str, &str); 4] = [
     (
         NotShown::Superseded,
         "superseded",
@@ -112,6 +116,11 @@ pub const NOT_SHOWN: [(NotShown, &str, &str); 3] = [
         NotShown::OverBudget,
         "over budget",
         "its line does not fit the block's character budget",
+    ),
+    (
+        NotShown::Shared,
+        "shared",
+        "the same entry is shown from team memory (or, for a workspace entry, user memory)",
     ),
 ];
 
@@ -141,7 +150,12 @@ pub struct Listed<'a> {
 /// Every entry of `memory`: the active ones best first by rank, then the superseded ones, the
 /// most recently superseded first; each with whether the block rendered at `now_ms` shows it.
 pub fn listing(memory: &WorkspaceMemory, now_ms: i64) -> Vec<Listed<'_>> {
-    listing_in(memory, &render_block(memory, Some(now_ms)), now_ms)
+    listing_in(
+        memory,
+        &render_block(memory, Some(now_ms)),
+        |_| false,
+        now_ms,
+    )
 }
 
 /// Which memory of a combined block (see `user_memory::render_memory_block`) is listed.
@@ -162,22 +176,40 @@ pub fn listing_with<'a>(
     listed: &'a WorkspaceMemory,
     now_ms: i64,
 ) -> Vec<Listed<'a>> {
-    let block = super::user_memory::render_memory_block(user, workspace, Some(now_ms));
-    // The combined block is the user section, then the workspace's under its own header.
-    let (user_part, workspace_part) = match block.find(super::render::WORKSPACE_HEADER) {
-        Some(at) => block.split_at(at),
-        None => (block.as_str(), ""),
+    let layers = Layers {
+        user,
+        team: &[],
+        workspace,
     };
-    let shown = match part {
-        Part::User => user_part,
-        Part::Workspace => workspace_part,
+    listing_layered(part, layers, listed, now_ms)
+}
+
+/// `listing_with` for the block of all the layers, team memory included: an entry a layer
+/// above shows is `Shared`.
+pub fn listing_layered<'a>(
+    part: Part,
+    layers: Layers,
+    listed: &'a WorkspaceMemory,
+    now_ms: i64,
+) -> Vec<Listed<'a>> {
+    let block = render_layers(layers, Some(now_ms));
+    let in_user = part == Part::User;
+    let shown = if in_user {
+        &block.user
+    } else {
+        &block.workspace
     };
-    listing_in(listed, shown, now_ms)
+    listing_in(listed, shown, |e| block.shown_above(e, in_user), now_ms)
 }
 
 /// Every entry of `memory`, each with whether `block` (a block's header and its sections)
 /// shows it and why not.
-fn listing_in<'a>(memory: &'a WorkspaceMemory, block: &str, now_ms: i64) -> Vec<Listed<'a>> {
+fn listing_in<'a>(
+    memory: &'a WorkspaceMemory,
+    block: &str,
+    shown_above: impl Fn(&MemoryEntry) -> bool,
+    now_ms: i64,
+) -> Vec<Listed<'a>> {
     let sections = block_sections(block);
     let top: Vec<&MemoryEntry> = top_ranked(memory, usize::MAX);
     let mut listed: Vec<Listed> = top
@@ -194,6 +226,7 @@ fn listing_in<'a>(memory: &'a WorkspaceMemory, block: &str, now_ms: i64) -> Vec<
             });
             let not_shown = match (shown, place < MAX_RENDERED_ENTRIES) {
                 (true, _) => None,
+                (false, _) if shown_above(entry) => Some(NotShown::Shared),
                 (false, true) => Some(NotShown::OverBudget),
                 (false, false) => Some(NotShown::Capped),
             };

@@ -14,6 +14,7 @@ pub mod false_positive;
 pub mod host_name;
 pub mod injection;
 pub mod install_level;
+pub mod layers;
 pub mod memory;
 pub mod memory_edit;
 pub mod memory_type;

@@ -10,6 +10,8 @@ pub const HOT_STATE_HEADER: &str = "Hot session state (current session):";
 pub const WORKSPACE_HEADER: &str = "Workspace memory (cross-session, verify if stale):";
 /// Heads the entries of user memory, shown first in the workspace block.
 pub const USER_HEADER: &str = "User memory (across all the user's projects):";
+/// Heads the entries of team memory, the repository's `.ocmem/memory.md`, after user memory.
+pub const TEAM_HEADER: &str = "Team memory (shared in the repository, reviewed in git):";
 /// Characters the hot-state block may take, newlines between lines included.
 pub const HOT_STATE_BUDGET: usize = 1200;
 
@@ -298,6 +300,7 @@ pub fn entry_line(text: &str, rationale: Option<&str>, age_days: Option<i64>) ->
 pub const STRUCTURE_LABELS: &[&str] = &[
     WORKSPACE_HEADER,
     USER_HEADER,
+    TEAM_HEADER,
     HOT_STATE_HEADER,
     super::digest::recollection::RECOLLECTION_HEADER,
     "feedback:",

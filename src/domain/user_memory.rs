@@ -6,55 +6,29 @@
 //! budget: at most a third of its entries and of its characters, and the workspace's entries
 //! get what it leaves. Without user memory the block is exactly the workspace's.
 
-use super::memory::{
-    render_block_within, render_entries, WorkspaceMemory, MAX_RENDERED_CHARS, MAX_RENDERED_ENTRIES,
-};
-use super::render::USER_HEADER;
+use super::layers::{render_layers, Layers};
+use super::memory::{WorkspaceMemory, MAX_RENDERED_CHARS, MAX_RENDERED_ENTRIES};
 
 /// At most this many user entries are rendered.
 pub const USER_RENDERED_ENTRIES: usize = MAX_RENDERED_ENTRIES / 3;
 /// The user section takes at most this many characters of the block, newlines included.
 pub const USER_RENDERED_CHARS: usize = MAX_RENDERED_CHARS / 3;
-/// Between the user section and the workspace's: a blank line.
-const SECTION_BREAK: &str = "\n\n";
 
 /// The workspace block with user memory first: the user section (top entries by the rank of
 /// workspace memory, within its third), a blank line, then the workspace's entries and its
 /// verified commands within the rest of the budget. "" when neither has anything to show.
+/// A workspace entry the user section shows is not shown again (see `layers`).
 pub fn render_memory_block(
     user: Option<&WorkspaceMemory>,
     workspace: Option<&WorkspaceMemory>,
     now_ms: Option<i64>,
 ) -> String {
-    let user_section = user
-        .map(|memory| {
-            render_entries(
-                memory,
-                now_ms,
-                USER_HEADER,
-                USER_RENDERED_ENTRIES,
-                USER_RENDERED_CHARS,
-            )
-        })
-        .unwrap_or_default();
-    let (entries_left, chars_left) = if user_section.is_empty() {
-        (MAX_RENDERED_ENTRIES, MAX_RENDERED_CHARS)
-    } else {
-        let shown = user_section.lines().filter(|l| l.starts_with("- ")).count();
-        let used = user_section.chars().count() + SECTION_BREAK.len();
-        (
-            MAX_RENDERED_ENTRIES - shown,
-            MAX_RENDERED_CHARS.saturating_sub(used),
-        )
+    let layers = Layers {
+        user,
+        team: &[],
+        workspace,
     };
-    let workspace_section = workspace
-        .map(|memory| render_block_within(memory, now_ms, entries_left, chars_left))
-        .unwrap_or_default();
-    [user_section, workspace_section]
-        .into_iter()
-        .filter(|section| !section.is_empty())
-        .collect::<Vec<_>>()
-        .join(SECTION_BREAK)
+    render_layers(layers, now_ms).text()
 }
 
 #[cfg(test)]
@@ -62,7 +36,7 @@ mod tests {
     use super::*;
     use crate::domain::memory::{merge, render_block, NewMemory, Source};
     use crate::domain::memory_type::MemoryType;
-    use crate::domain::render::WORKSPACE_HEADER;
+    use crate::domain::render::{USER_HEADER, WORKSPACE_HEADER};
 
     fn memory_of(texts: &[String], kind: MemoryType) -> WorkspaceMemory {
         let mut memory = WorkspaceMemory::new("/r", "k");

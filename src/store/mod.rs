@@ -145,6 +145,11 @@ impl Store {
         warnings::record(&self.data_dir, self.now_ms, self.host, text);
     }
 
+    /// `log_warning`, unless the log's latest warnings already hold the same text.
+    pub fn log_warning_once(&self, text: &str) {
+        warnings::record_once(&self.data_dir, self.now_ms, self.host, text);
+    }
+
     /// Where `directory`'s stores live; a renamed or moved checkout's memory is adopted first
     /// (see `adopt`).
     pub fn workspace(&self, directory: &str) -> Workspace {

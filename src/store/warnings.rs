@@ -86,14 +86,36 @@ pub fn recent(data_dir: &Path, limit: usize) -> Vec<LoggedWarning> {
     warnings
 }
 
-/// The JSON line for a warning: its text scrubbed of secrets, on one line, bounded.
-fn log_line(now_ms: i64, host: Option<HostName>, text: &str) -> String {
+/// How many of the latest warnings `record_once` looks through.
+const RECENT_FOR_ONCE: usize = 200;
+
+/// `record`, unless one of the latest warnings already says the same: for a warning about
+/// something that stays as it is while every hook reads it again. Returns whether it logged.
+pub fn record_once(data_dir: &Path, now_ms: i64, host: Option<HostName>, text: &str) -> bool {
+    let logged = logged_text(text);
+    if recent(data_dir, RECENT_FOR_ONCE)
+        .iter()
+        .any(|w| w.text == logged)
+    {
+        return false;
+    }
+    record(data_dir, now_ms, host, text);
+    true
+}
+
+/// A warning's text as the log keeps it: scrubbed of secrets, on one line, bounded.
+fn logged_text(text: &str) -> String {
     // Scrubbed before it is cut, so that a secret cut in two is still recognised.
     let text = one_line(&scrub(text));
-    let text = match text.char_indices().nth(MAX_TEXT_CHARS) {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text,
-    };
+    }
+}
+
+/// The JSON line for a warning: its text scrubbed of secrets, on one line, bounded.
+fn log_line(now_ms: i64, host: Option<HostName>, text: &str) -> String {
+    let text = logged_text(text);
     let line = LineOut {
         at: format_rfc3339_ms(now_ms),
         host: host.map(HostName::as_str),

@@ -16,6 +16,7 @@ use super::catalog::{self, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::cmd::memory::ops;
 use crate::context::Context;
 use crate::domain::active_files;
+use crate::domain::layers::Layers;
 use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, Source, WorkspaceMemory};
 use crate::domain::memory_edit::{self, Changed, Listed, NotShown, Part};
 use crate::domain::memory_type::MemoryType;
@@ -24,6 +25,7 @@ use crate::domain::paths::relative_to;
 use crate::domain::render::{hot_state, one_line};
 use crate::domain::search;
 use crate::domain::session::SessionState;
+use crate::domain::team::TeamEntry;
 use crate::store::switch::is_off;
 use crate::store::user_memory::USER_KEY;
 use crate::store::{Store, Workspace};
@@ -78,6 +80,8 @@ struct Memories {
     workspace: Workspace,
     of_workspace: WorkspaceMemory,
     of_user: WorkspaceMemory,
+    /// The repository's team memory, rendered between the two.
+    team: Vec<TeamEntry>,
 }
 
 impl Memories {
@@ -90,6 +94,7 @@ impl Memories {
             .map_err(failed)?
             .unwrap_or_else(|| WorkspaceMemory::new("", USER_KEY));
         Ok(Memories {
+            team: crate::cmd::render::team_layer::team_entries(store, directory),
             workspace,
             of_workspace,
             of_user,
@@ -112,15 +117,14 @@ impl Memories {
                     Scope::Workspace => (Part::Workspace, Some(&self.of_workspace)),
                     Scope::User => (Part::User, None),
                 };
-                memory_edit::listing_with(
-                    part,
-                    Some(&self.of_user),
+                let layers = Layers {
+                    user: Some(&self.of_user),
+                    team: &self.team,
                     workspace,
-                    self.of(scope),
-                    now_ms,
-                )
-                .into_iter()
-                .map(move |listed| (scope, listed))
+                };
+                memory_edit::listing_layered(part, layers, self.of(scope), now_ms)
+                    .into_iter()
+                    .map(move |listed| (scope, listed))
             })
             .collect()
     }

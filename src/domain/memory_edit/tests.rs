@@ -411,3 +411,78 @@ fn age_reads_minutes_hours_and_days() {
     assert_eq!(age(&format_rfc3339_ms(NOW - 120_000), NOW), "2m");
     assert_eq!(age("yesterday", NOW), "-");
 }
+
+#[test]
+fn a_personal_entry_the_team_or_user_section_shows_is_listed_as_shared() {
+    use crate::domain::team::{new_id, TeamEntry};
+    let text = "Run the migrations with make migrate";
+    let team = vec![TeamEntry {
+        id: new_id(MemoryType::Feedback, text),
+        kind: MemoryType::Feedback,
+        text: text.to_string(),
+        rationale: None,
+        line: 5,
+    }];
+    let mut user = WorkspaceMemory::new("", "user");
+    merge(
+        &mut user,
+        new(
+            MemoryType::Feedback,
+            "run the migrations with MAKE MIGRATE",
+            Source::Explicit,
+        ),
+        NOW,
+    );
+    merge(
+        &mut user,
+        new(MemoryType::Feedback, "Answer briefly", Source::Explicit),
+        NOW,
+    );
+    let mut workspace = WorkspaceMemory::new("/r", "k");
+    for (kind, text) in [
+        (MemoryType::Feedback, text),
+        (MemoryType::Feedback, "answer briefly."),
+        (MemoryType::Reference, text),
+    ] {
+        merge(&mut workspace, new(kind, text, Source::Explicit), NOW);
+    }
+    let layers = Layers {
+        user: Some(&user),
+        team: &team,
+        workspace: Some(&workspace),
+    };
+    let not_shown = |part, listed: &WorkspaceMemory| -> Vec<(String, Option<NotShown>)> {
+        listing_layered(part, layers, listed, NOW)
+            .into_iter()
+            .map(|l| {
+                (
+                    format!("{} {}", l.entry.kind.as_str(), l.entry.text),
+                    l.not_shown,
+                )
+            })
+            .collect()
+    };
+    let of_user = not_shown(Part::User, &user);
+    assert!(of_user.contains(&(
+        "feedback run the migrations with MAKE MIGRATE".into(),
+        Some(NotShown::Shared)
+    )));
+    assert!(of_user.contains(&("feedback Answer briefly".into(), None)));
+    let of_workspace = not_shown(Part::Workspace, &workspace);
+    assert!(of_workspace.contains(&(format!("feedback {text}"), Some(NotShown::Shared))));
+    assert!(of_workspace.contains(&("feedback answer briefly.".into(), Some(NotShown::Shared))));
+    assert!(of_workspace.contains(&(format!("reference {text}"), None)));
+    // Without the team, the user's copy is shown, and the workspace's is shared with it.
+    let no_team = Layers {
+        team: &[],
+        ..layers
+    };
+    let of_user = listing_layered(Part::User, no_team, &user, NOW);
+    assert!(of_user.iter().all(|l| l.not_shown.is_none()));
+    let of_workspace = listing_layered(Part::Workspace, no_team, &workspace, NOW);
+    let shared = of_workspace
+        .iter()
+        .filter(|l| l.not_shown == Some(NotShown::Shared))
+        .count();
+    assert_eq!(shared, 2);
+}
