@@ -36,9 +36,7 @@ fn main() {
     let measured: Vec<Measured> = outputs().iter().map(|path| measure(path, runs)).collect();
 
     println!("\nPruning real tool outputs, each as a bash output ({runs} runs each, median)\n");
-    println!(
-        "| output | lines | KB | kept | kept, halved limits | error lines kept | ms per MB |"
-    );
+    println!("| output | lines | KB | kept | kept, halved limits | error lines kept | ms per MB |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for m in &measured {
         println!(
@@ -113,7 +111,10 @@ fn measure(path: &Path, runs: usize) -> Measured {
         kept: kept_share(LIMITS),
         kept_halved: kept_share(LIMITS.halved()),
         errors: error_lines.len(),
-        errors_kept: error_lines.iter().filter(|l| kept_lines.contains(*l)).count(),
+        errors_kept: error_lines
+            .iter()
+            .filter(|l| kept_lines.contains(*l))
+            .count(),
         ms_per_mb: median.as_secs_f64() * 1e3 / (output.len() as f64 / 1e6),
     }
 }
