@@ -673,6 +673,15 @@ fn main() {
                     Run::ocmem(&dirs[0], &["tool-after"], &event).time()
                 },
             ),
+            // Cutting the output down and saving it whole, on top of recording it.
+            case(
+                "tool-after --prune, failing npm test, 1 MB output",
+                Some(Target::OverRow(small + 1, 5.0)),
+                |i| {
+                    let event = bash_event(SESSION, &format!("cut{i}"), "npm test", &log, 1);
+                    Run::ocmem(&dirs[0], &["tool-after", "--prune"], &event).time()
+                },
+            ),
         ],
     );
     let log = test_log(20 << 20);

@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
         'ocmem;tool-after' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON line describing what changed')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Also print the output cut down for the model when it is long (bash, grep, glob and list only), its whole text saved under the data directory; nothing when it stays as it is. OCMEM_PRUNE=0 turns it off')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -78,7 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only the workspace that DIR belongs to')
             [CompletionResult]::new('--restore-archived', '--restore-archived', [CompletionResultType]::ParameterName, 'Bring the archived workspace memory entry ID back as active')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
-            [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories')
+            [CompletionResult]::new('--sweep', '--sweep', [CompletionResultType]::ParameterName, 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers, old saved tool outputs and empty workspace directories')
             [CompletionResult]::new('--false-positives', '--false-positives', [CompletionResultType]::ParameterName, 'Remove stored open errors and verified commands that today''s rules would not record (backed up first)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be removed, and change nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON document')

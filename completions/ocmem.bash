@@ -1698,7 +1698,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__tool__subcmd__after)
-            opts="-h --json --data-dir --help"
+            opts="-h --json --prune --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

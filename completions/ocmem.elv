@@ -45,6 +45,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;tool-after'= {
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
             cand --json 'Print one JSON line describing what changed'
+            cand --prune 'Also print the output cut down for the model when it is long (bash, grep, glob and list only), its whole text saved under the data directory; nothing when it stays as it is. OCMEM_PRUNE=0 turns it off'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -70,7 +71,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --workspace 'Only the workspace that DIR belongs to'
             cand --restore-archived 'Bring the archived workspace memory entry ID back as active'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
-            cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories'
+            cand --sweep 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers, old saved tool outputs and empty workspace directories'
             cand --false-positives 'Remove stored open errors and verified commands that today''s rules would not record (backed up first)'
             cand --dry-run 'Show what would be removed, and change nothing'
             cand --json 'Print the report as one JSON document'

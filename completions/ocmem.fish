@@ -47,6 +47,7 @@ complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "idle" -d 'Bring a sessi
 complete -c ocmem -n "__fish_ocmem_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l json -d 'Print one JSON line describing what changed'
+complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -l prune -d 'Also print the output cut down for the model when it is long (bash, grep, glob and list only), its whole text saved under the data directory; nothing when it stays as it is. OCMEM_PRUNE=0 turns it off'
 complete -c ocmem -n "__fish_ocmem_using_subcommand tool-after" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ocmem -n "__fish_ocmem_using_subcommand render" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand render" -l json -d 'Print {"workspace": …, "session": …} as one JSON line instead'
@@ -60,7 +61,7 @@ complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l older-than -d 'With -
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l workspace -d 'Only the workspace that DIR belongs to' -r -F
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l restore-archived -d 'Bring the archived workspace memory entry ID back as active' -r
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l data-dir -d 'Data directory holding the stores [env: OCMEM_DATA_DIR]' -r -F
-complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l sweep -d 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers and empty workspace directories'
+complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l sweep -d 'Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host markers, old saved tool outputs and empty workspace directories'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l false-positives -d 'Remove stored open errors and verified commands that today\'s rules would not record (backed up first)'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l dry-run -d 'Show what would be removed, and change nothing'
 complete -c ocmem -n "__fish_ocmem_using_subcommand gc" -l json -d 'Print the report as one JSON document'

@@ -79,13 +79,19 @@ Example:
 /// Record a finished tool call in the session's hot state
 ///
 /// Reads, edits, writes, patches and greps make files active; bash commands that fail with a
-/// known exit status open errors, and passing ones clear them. Prints nothing unless --json.
+/// known exit status open errors, and passing ones clear them. Prints nothing unless --json or
+/// --prune.
 #[derive(Debug, Args)]
 #[command(after_help = TOOL_AFTER_EXAMPLE)]
 pub struct ToolAfter {
     /// Print one JSON line describing what changed
     #[arg(long)]
     pub json: bool,
+    /// Also print the output cut down for the model when it is long (bash, grep, glob and
+    /// list only), its whole text saved under the data directory; nothing when it stays as
+    /// it is. OCMEM_PRUNE=0 turns it off
+    #[arg(long, conflicts_with = "json")]
+    pub prune: bool,
 }
 
 const RENDER_EXAMPLE: &str = r#"Stdin: {"directory": D, "sessionID": S, "prompt"?: "latest user message", "messageID"?: M,
@@ -172,7 +178,7 @@ Examples:
 #[command(group(clap::ArgGroup::new("mode").args(["sweep", "false_positives", "restore_archived"])))]
 pub struct Gc {
     /// Remove idle sessions, old temp files, surplus quarantined copies, stale locks, idle host
-    /// markers and empty workspace directories
+    /// markers, old saved tool outputs and empty workspace directories
     #[arg(long)]
     pub sweep: bool,
 

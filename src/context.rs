@@ -120,6 +120,15 @@ pub fn disables(value: &str) -> bool {
         .any(|on| value.trim().eq_ignore_ascii_case(on))
 }
 
+/// The variable that turns pruning of tool outputs off (`tool-after --prune`).
+pub const PRUNE_VAR: &str = "OCMEM_PRUNE";
+
+/// Whether tool outputs may be pruned: unless `OCMEM_PRUNE` is an "off" word (`0`, `false`,
+/// `no`, `off`). Read on demand, by `tool-after --prune` only.
+pub fn pruning_on() -> bool {
+    non_empty_env(PRUNE_VAR).is_none_or(|v| disables(&v))
+}
+
 /// What the commands people run need from their terminal and environment: the current
 /// directory (the default workspace), the width to cut tables to, whether to colour them, and
 /// the editor. Read on demand, never by a hook.

@@ -9,10 +9,11 @@
 //! OpenAI-compatible server (`tests/e2e/model.rs`, on 127.0.0.1, port chosen at run time) and npm
 //! at a registry tripwire, and drives two `opencode run` sessions and an `opencode session
 //! delete`, with HOME and the XDG directories inside the temporary directory. It checks what
-//! OpenCode sent the model (the system prompt ocmem added at each step, the compaction prompt,
-//! the plugin's tools), what the plugin's tools answered the model (`hot_state` in the first
-//! session; `memory_add` then `memory_search` in the second), what ocmem stored on disk, that
-//! OpenCode's own log shows no plugin error, and that OpenCode installed nothing.
+//! OpenCode sent the model (the system prompt ocmem added at each step, a long bash output cut
+//! down by ocmem, the compaction prompt, the plugin's tools), what the plugin's tools answered
+//! the model (`hot_state` in the first session; `memory_add` then `memory_search` in the
+//! second), what ocmem stored on disk, that OpenCode's own log shows no plugin error, and that
+//! OpenCode installed nothing.
 //!
 //! On failure the temporary directory is kept, and the paths of OpenCode's logs, of the output
 //! of every process, of ocmem's data directory and of a dump of the model requests are printed.
@@ -430,6 +431,28 @@ fn ocmem_gives_opencode_a_working_memory() {
         );
     }
 
+    // The long output reached the model cut down, ending with where the whole of it is.
+    let long = &results[calls - 2];
+    assert!(
+        long.contains(model::LONG_OUTPUT_ERROR) && !long.contains(model::LONG_OUTPUT_OMITTED),
+        "the long output was not cut down to its error line:\n{long}"
+    );
+    assert!(long.len() < 2_000, "{} bytes reached the model", long.len());
+    let last = long.lines().last().unwrap_or_default();
+    let saved = last
+        .split(" is saved at ")
+        .nth(1)
+        .and_then(|rest| rest.split(": read it").next())
+        .unwrap_or_else(|| panic!("the long output does not end with where it is saved: {last}"));
+    assert!(
+        Path::new(saved).starts_with(workspace.join("outputs")),
+        "saved at {saved}"
+    );
+    let saved_output = PathBuf::from(saved);
+    let whole = fs::read_to_string(&saved_output).unwrap();
+    assert_eq!(whole.lines().count(), 1201, "{saved}");
+    assert!(whole.contains(model::LONG_OUTPUT_OMITTED));
+
     // The model's last call, the plugin's hot_state tool, answered with the same state.
     let hot = &results[calls - 1];
     assert!(
@@ -569,6 +592,11 @@ fn ocmem_gives_opencode_a_working_memory() {
         !first_store.exists(),
         "{} should be gone after `opencode session delete`",
         first_store.display()
+    );
+    assert!(
+        !saved_output.exists(),
+        "{} should be gone with its session",
+        saved_output.display()
     );
     assert!(
         stores::session_file(&workspace, &second_session).is_file(),

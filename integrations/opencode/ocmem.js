@@ -7,6 +7,9 @@
 // error, every call is killed after 2 s, and a missing binary turns the plugin off after one
 // warning (and one toast in the TUI).
 //
+// A long bash, grep, glob or list output is replaced by the cut-down form `ocmem tool-after
+// --prune` prints (the whole output saved where its last line says); OCMEM_PRUNE=0 turns it off.
+//
 // It also gives the agent tools over that memory (memory_search, memory_list, memory_add,
 // memory_forget, hot_state) through OpenCode's `tool` hook, each running `ocmem memory … --json`.
 // A tool never throws: whatever goes wrong comes back to the model as the tool's text.
@@ -22,6 +25,12 @@ const SERVICE = "ocmem";
 const INSTALLED_BIN = "";
 // Spawn errors that mean the binary is not there (or not runnable) any more.
 const CANNOT_RUN = new Set(["ENOENT", "EACCES"]);
+// Tools whose long output ocmem may cut down for the model (`ocmem tool-after --prune`), as
+// OpenCode names them; `read`, `edit` and `write` outputs are never touched.
+const PRUNED_TOOLS = new Set(["bash", "grep", "glob", "list"]);
+// OCMEM_PRUNE values that turn pruning off (ocmem checks them too).
+const PRUNE_OFF = new Set(["0", "false", "no", "off"]);
+const pruningOff = () => PRUNE_OFF.has((process.env.OCMEM_PRUNE || "").trim().toLowerCase());
 
 export const OcmemPlugin = async ({ client, directory }) => {
   const bin = process.env.OCMEM_BIN || INSTALLED_BIN || "ocmem";
@@ -125,10 +134,10 @@ export const OcmemPlugin = async ({ client, directory }) => {
       child.stdin.end(input);
     });
 
-  // Runs `ocmem <subcommand>` with `event` on stdin; resolves to its stdout ("" on any
+  // Runs `ocmem <subcommand> <flags>` with `event` on stdin; resolves to its stdout ("" on any
   // failure), its stderr going to OpenCode's log.
-  const run = async (subcommand, event) => {
-    const result = await spawnOcmem([subcommand], JSON.stringify(event), TIMEOUT_MS);
+  const run = async (subcommand, event, flags = []) => {
+    const result = await spawnOcmem([subcommand, ...flags], JSON.stringify(event), TIMEOUT_MS);
     if (result.error || result.timedOut) return "";
     reportStderr(subcommand, result.stderr);
     return result.code === 0 ? result.stdout : "";
@@ -273,7 +282,15 @@ export const OcmemPlugin = async ({ client, directory }) => {
 
     "tool.execute.after": guard("tool.execute.after", async (input, output) => {
       if (await isSubAgent(input?.sessionID)) return;
-      await run("tool-after", { directory, input, output });
+      const prune = PRUNED_TOOLS.has(input?.tool) && typeof output?.output === "string" && !pruningOff();
+      if (!prune) {
+        await run("tool-after", { directory, input, output });
+        return;
+      }
+      // A long output comes back cut down, its whole text saved by ocmem; "" leaves it whole
+      // (a short output, or ocmem failing).
+      const pruned = (await run("tool-after", { directory, input, output }, ["--prune"])).trimEnd();
+      if (pruned) output.output = pruned;
     }),
 
     "experimental.session.compacting": guard("session.compacting", async (input, output) => {

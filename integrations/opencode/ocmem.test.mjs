@@ -163,6 +163,97 @@ test("a deleted session loses its file", async () => {
   assert.ok(!existsSync(sessionFile(root, "ses_d")));
 });
 
+// A test run of a few thousand lines with one failure in the middle.
+const longTestLog = () => {
+  const lines = [];
+  for (let i = 0; i < 3000; i++) lines.push(`ok ${i} - adds case ${i}`);
+  lines.splice(1500, 0, "not ok 1500 - parses the config", "  Error: Unexpected token } in JSON at position 17");
+  return lines.join("\n");
+};
+
+const withPruneEnv = async (value, body) => {
+  const saved = process.env.OCMEM_PRUNE;
+  if (value === undefined) delete process.env.OCMEM_PRUNE;
+  else process.env.OCMEM_PRUNE = value;
+  try {
+    return await body();
+  } finally {
+    if (saved === undefined) delete process.env.OCMEM_PRUNE;
+    else process.env.OCMEM_PRUNE = saved;
+  }
+};
+
+test("a long bash output is replaced by its cut-down form, saved whole where its last line says", async () => {
+  await withPruneEnv(undefined, async () => {
+    const root = newWorkspace();
+    const hooks = await load(root);
+    const log = longTestLog();
+    const [input, output] = bash("ses_p", "call_1", "npm test", log, 1);
+    await hooks["tool.execute.after"](input, output);
+    assert.ok(output.output.length * 4 < log.length, output.output);
+    assert.match(output.output, /^not ok 1500 - parses the config$/m);
+    assert.match(output.output, /^  Error: Unexpected token \} in JSON at position 17$/m);
+    const last = output.output.split("\n").at(-1);
+    const saved = last.match(/ is saved at (\/\S+\.txt): read it/)?.[1];
+    assert.ok(saved, last);
+    assert.ok(saved.startsWith(join(workspaceDir(root), "outputs")), saved);
+    assert.equal(readFileSync(saved, "utf8").trimEnd(), log);
+    // What the UI shows is OpenCode's; and the failure was recorded from the whole output.
+    assert.equal(output.metadata.output, log);
+    assert.ok(readJson(sessionFile(root, "ses_p")).openErrors.length > 0);
+  });
+});
+
+test("short outputs, read outputs and OCMEM_PRUNE=0 leave the output whole", async () => {
+  await withPruneEnv(undefined, async () => {
+    const root = newWorkspace();
+    const hooks = await load(root);
+    const short = bash("ses_w", "call_1", "npm test", "not ok 1 - adds\nError: boom", 1);
+    await hooks["tool.execute.after"](...short);
+    assert.equal(short[1].output, "not ok 1 - adds\nError: boom");
+    const log = longTestLog();
+    const read = [{ tool: "read", sessionID: "ses_w", callID: "call_2", args: { filePath: join(root, "test.log") } }, { title: "", output: log, metadata: {} }];
+    await hooks["tool.execute.after"](...read);
+    assert.equal(read[1].output, log);
+    await withPruneEnv("0", async () => {
+      const off = bash("ses_w", "call_3", "npm test", log, 1);
+      await hooks["tool.execute.after"](...off);
+      assert.equal(off[1].output, log);
+    });
+    assert.ok(!existsSync(join(workspaceDir(root), "outputs")));
+  });
+});
+
+test("the plugin asks for pruning only for bash, grep, glob and list, and a failing binary leaves the output whole", async () => {
+  await withPruneEnv(undefined, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ocmem-plugin-args-"));
+    const args = join(dir, "args");
+    const cutting = standInBinary(`[ "$1" = --version ] && { echo ocmem 0; exit 0; }\ncat >/dev/null\necho "$@" >> ${args}\necho "cut down"`);
+    const hooks = await load(newWorkspace(), fakeClient(), cutting);
+    const log = longTestLog();
+    const glob = [{ tool: "glob", sessionID: "ses_a", callID: "call_1", args: { pattern: "**/*" } }, { title: "", output: log, metadata: {} }];
+    await hooks["tool.execute.after"](...glob);
+    assert.equal(glob[1].output, "cut down");
+    const read = [{ tool: "read", sessionID: "ses_a", callID: "call_2", args: { filePath: "/x" } }, { title: "", output: log, metadata: {} }];
+    await hooks["tool.execute.after"](...read);
+    assert.equal(read[1].output, log);
+    await withPruneEnv("off", async () => {
+      const off = bash("ses_a", "call_3", "npm test", log, 1);
+      await hooks["tool.execute.after"](...off);
+      assert.equal(off[1].output, log);
+    });
+    assert.deepEqual(readFileSync(args, "utf8").trim().split("\n"), ["tool-after --prune", "tool-after", "tool-after"]);
+
+    const failing = standInBinary(`[ "$1" = --version ] && { echo ocmem 0; exit 0; }\ncat >/dev/null\necho "cut down"\necho "ocmem: the data directory is not writable" >&2\nexit 1`);
+    const client = fakeClient();
+    const broken = await load(newWorkspace(), client, failing);
+    const call = bash("ses_f", "call_1", "npm test", log, 1);
+    await broken["tool.execute.after"](...call);
+    assert.equal(call[1].output, log);
+    assert.ok(client.logs.some((l) => /not writable/.test(l.message)), JSON.stringify(client.logs));
+  });
+});
+
 test("a missing binary turns the plugin off with one warning and, on the first message, one toast", async () => {
   const client = fakeClient();
   const missing = join(tmpdir(), "no-such-ocmem-binary");

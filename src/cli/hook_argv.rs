@@ -33,6 +33,7 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
     let mut data_dir: Option<PathBuf> = None;
     let mut hook: Option<(&str, bool)> = None;
     let mut json = false;
+    let mut prune = false;
     let mut hook_host: Option<HookHost> = None;
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
@@ -48,8 +49,14 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
                 return None;
             }
             data_dir = Some(PathBuf::from(dir));
+        } else if arg == "--prune" && hook.is_some_and(|(name, _)| name == "tool-after") {
+            // Once, and never with --json: clap refuses both.
+            if prune || json {
+                return None;
+            }
+            prune = true;
         } else if let Some((_, takes_json)) = hook {
-            if arg != "--json" || !takes_json || json {
+            if arg != "--json" || !takes_json || json || prune {
                 return None;
             }
             json = true;
@@ -64,7 +71,7 @@ pub fn parse(args: &[OsString]) -> Option<(Option<PathBuf>, Command)> {
     }
     let command = match hook?.0 {
         "hook" => Command::Hook(Hook { host: hook_host? }),
-        "tool-after" => Command::ToolAfter(ToolAfter { json }),
+        "tool-after" => Command::ToolAfter(ToolAfter { json, prune }),
         "render" => Command::Render(Render { json }),
         "compact" => Command::Compact(Compact {}),
         _ => Command::Promote(Promote { json }),
@@ -80,8 +87,9 @@ mod tests {
     use crate::cli::Cli;
 
     /// Tokens a command line may be made of: the hook forms, and decoys next to them.
-    const TOKENS: [&str; 23] = [
+    const TOKENS: [&str; 24] = [
         "tool-after",
+        "--prune",
         "hook",
         "claude-code",
         "codex",
@@ -110,6 +118,7 @@ mod tests {
     fn plain(token: &str) -> bool {
         [
             "tool-after",
+            "--prune",
             "hook",
             "claude-code",
             "codex",
@@ -216,7 +225,12 @@ mod tests {
             (
                 &["tool-after"][..],
                 None,
-                "ToolAfter(ToolAfter { json: false })",
+                "ToolAfter(ToolAfter { json: false, prune: false })",
+            ),
+            (
+                &["tool-after", "--prune"][..],
+                None,
+                "ToolAfter(ToolAfter { json: false, prune: true })",
             ),
             (
                 &["render", "--json"][..],
@@ -263,6 +277,10 @@ mod tests {
             &["hook", "--help"],
             &["gc"],
             &["render", "--json", "--json"],
+            &["tool-after", "--prune", "--json"],
+            &["tool-after", "--json", "--prune"],
+            &["tool-after", "--prune", "--prune"],
+            &["render", "--prune"],
             &["--data-dir", "a", "render", "--data-dir", "b"],
             &["--data-dir", "", "render"],
             &["--data-dir=-x", "render"],

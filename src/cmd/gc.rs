@@ -38,7 +38,8 @@ const USES: &str = "\
 ocmem gc has three uses:
   ocmem gc < event.json          remove a deleted session: stdin {\"directory\": D, \"sessionID\": S}
   ocmem gc --sweep [--dry-run]   remove idle sessions, old temp files, surplus quarantined copies,
-                                 stale locks, idle host markers and empty workspace directories
+                                 stale locks, idle host markers, old saved tool outputs and
+                                 empty workspace directories
   ocmem gc --false-positives [--dry-run]
                                  remove stored open errors and verified commands today's
                                  rules would not record (backed up first)
@@ -85,10 +86,13 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
         // The workspace directory itself stays: it holds the workspace memory, or is swept.
         remove_dir_if_empty(sessions_dir)?;
     }
+    let outputs = store.remove_session_outputs(&workspace, session_id)?;
     Ok(if json {
+        let output_bytes: u64 = outputs.iter().map(|(_, bytes)| bytes).sum();
         format!(
             "{}\n",
-            json!({"removed": removed.is_some(), "path": path, "bytes": removed.unwrap_or(0)})
+            json!({"removed": removed.is_some(), "path": path, "bytes": removed.unwrap_or(0),
+                "outputsRemoved": outputs.len(), "outputBytes": output_bytes})
         )
     } else {
         String::new()
@@ -248,6 +252,13 @@ fn sweep_workspace(
         sweep.push(RemovalKind::IdleDigest, &path, bytes, None);
     }
     let digests_dir = workspace.dir.join(DIGESTS_DIR);
+    let outputs = store.sweep_outputs(&workspace.dir, &workspace.outputs, ttl, dry_run)?;
+    for (path, bytes) in &outputs.files {
+        sweep.push(RemovalKind::OldOutput, path, *bytes, None);
+    }
+    for dir in &outputs.dirs {
+        sweep.push(RemovalKind::EmptyDirectory, dir, 0, None);
+    }
 
     for session in &workspace.sessions {
         let last_used = |snapshot: &Stored<SessionState>| match snapshot {
@@ -370,6 +381,9 @@ fn sweep_workspace(
         }
     }
     if !digests_dir_gone && digests_dir.is_dir() {
+        left_in_root += 1;
+    }
+    if !outputs.root_gone {
         left_in_root += 1;
     }
     // Not through a link: what it points at is not the data directory's.

@@ -18,8 +18,27 @@ use crate::store::Updated;
 
 impl Run for ToolAfter {
     fn run(&self, ctx: &Context) -> Result<()> {
+        if self.prune {
+            return run_hook(ctx, false, execute_pruning);
+        }
         run_hook(ctx, self.json, execute)
     }
+}
+
+/// `--prune`: records the call as `execute` does, then returns its output cut down for the
+/// model, or "" when it stays as it is (see `prune_output`).
+pub fn execute_pruning(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
+    let event = parse_event(stdin)?;
+    let call = opencode::tool_call(&event)?;
+    if super::off_for(ctx, call.session.directory) {
+        return Ok(String::new());
+    }
+    record(ctx, &call)?;
+    Ok(super::prune_output::pruned(
+        ctx,
+        &call,
+        opencode::tool_output(&event),
+    ))
 }
 
 /// Applies the event in `stdin`; returns the `--json` line when `json`, else "".

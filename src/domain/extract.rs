@@ -5,7 +5,9 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use memchr::memmem::Finder;
+mod prefilter;
+
+use aho_corasick::AhoCorasick;
 use sha2::{Digest, Sha256};
 
 use super::command::{mentions_typescript_error, Category};
@@ -187,6 +189,35 @@ const CAPTURED_OUTPUT_BLOCKS: &[(&str, &str)] = &[
         "------- post-test output -------",
         "----- post-test output end -----",
     ),
+];
+
+/// Line starts that make a line an error line for any command.
+const STRONG_STARTS: &[&str] = &[
+    "error:",
+    "error[",
+    "ERROR:",
+    "ERROR ",
+    "panic:",
+    "Exception in thread",
+];
+
+/// Fragments that make a line an error line for any command.
+const STRONG_FRAGMENTS: [&str; 6] = [
+    "ERR!",
+    "panicked at",
+    ": error:",
+    "fatal error:",
+    "command not found",
+    "Segmentation fault",
+];
+
+/// Line starts that make a line an error line in a validation command's output.
+const VALIDATION_STARTS: &[&str] = &[
+    "● ",
+    "Expected:",
+    "Received:",
+    "unformatted:",
+    "invalid-syntax:",
 ];
 
 /// Starts of the line on which a formatter in check mode names a file it would change
@@ -730,7 +761,10 @@ enum Signal {
 }
 
 fn line_signal(line: &str, validation: bool) -> Option<Signal> {
-    // Most lines carry no signal: find that out before anything that allocates.
+    // Most lines carry no signal: find that out first, and cheaply (see `prefilter`).
+    if !prefilter::may_signal(line) {
+        return None;
+    }
     let signalled = is_strong_error(line) || validation && is_validation_error(line);
     if !signalled {
         return None;
@@ -777,37 +811,21 @@ fn is_noise_of_any_severity(line: &str, lower: &str) -> bool {
 
 /// Signals that count for any command.
 fn is_strong_error(line: &str) -> bool {
-    const STARTS: &[&str] = &[
-        "error:",
-        "error[",
-        "ERROR:",
-        "ERROR ",
-        "panic:",
-        "Exception in thread",
-    ];
-    const FRAGMENTS: [&str; 6] = [
-        "ERR!",
-        "panicked at",
-        ": error:",
-        "fatal error:",
-        "command not found",
-        "Segmentation fault",
-    ];
-    // Searchers built once: `str::contains` would set one up for every fragment of every line.
-    static FINDERS: LazyLock<[Finder<'static>; 6]> = LazyLock::new(|| FRAGMENTS.map(Finder::new));
-    static DEPENDENCY_FINDERS: LazyLock<[Finder<'static>; 7]> =
-        LazyLock::new(|| UNRESOLVED_DEPENDENCY_FRAGMENTS.map(Finder::new));
-    mentions_typescript_error(line)
-        || DEPENDENCY_FINDERS
+    // One automaton for every fragment, built once: it reads the line once, where a search per
+    // fragment (`str::contains` also sets one up each time) would read it 28 times.
+    static FRAGMENT_SEARCH: LazyLock<AhoCorasick> = LazyLock::new(|| {
+        let fragments = STRONG_FRAGMENTS
             .iter()
-            .any(|finder| finder.find(line.as_bytes()).is_some())
+            .chain(&UNRESOLVED_DEPENDENCY_FRAGMENTS)
+            .chain(NATIVE_AND_SCRIPT_ERROR_FRAGMENTS);
+        AhoCorasick::new(fragments).expect("fixed fragments build an automaton")
+    });
+    mentions_typescript_error(line)
+        || FRAGMENT_SEARCH.is_match(line)
         || line
             .get(.."npm error".len())
             .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
-        || STARTS.iter().any(|start| line.starts_with(start))
-        || FINDERS
-            .iter()
-            .any(|finder| finder.find(line.as_bytes()).is_some())
+        || STRONG_STARTS.iter().any(|start| line.starts_with(start))
         || starts_with_exception(line)
         || starts_with_test_failure(line)
         || is_native_or_script_error(line)
@@ -815,15 +833,8 @@ fn is_strong_error(line: &str) -> bool {
 
 /// Signals that count only for validation commands.
 fn is_validation_error(line: &str) -> bool {
-    const STARTS: &[&str] = &[
-        "● ",
-        "Expected:",
-        "Received:",
-        "unformatted:",
-        "invalid-syntax:",
-    ];
     has_loose_error_word(line)
-        || STARTS.iter().any(|start| line.starts_with(start))
+        || VALIDATION_STARTS.iter().any(|start| line.starts_with(start))
         // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
         || line.strip_prefix("E ").is_some_and(|detail| {
             let detail = detail.trim_start();
@@ -1434,14 +1445,12 @@ fn is_bare_exception(line: &str) -> bool {
 
 /// Linkers, sanitizers, aborts, PHP's fatal errors, Ruby's syntax errors and uncaught
 /// exceptions (`a.rb:2:in \`<main>': undefined method … (NoMethodError)`), and the shell's
-/// report of a program killed by a signal.
+/// report of a program killed by a signal. (Its fragments, `NATIVE_AND_SCRIPT_ERROR_FRAGMENTS`,
+/// are searched with the others in `is_strong_error`.)
 fn is_native_or_script_error(line: &str) -> bool {
-    NATIVE_AND_SCRIPT_ERROR_FRAGMENTS
+    NATIVE_AND_SCRIPT_ERROR_STARTS
         .iter()
-        .any(|fragment| line.contains(fragment))
-        || NATIVE_AND_SCRIPT_ERROR_STARTS
-            .iter()
-            .any(|start| line.starts_with(start))
+        .any(|start| line.starts_with(start))
         || is_ruby_uncaught_exception(line)
         || is_signal_report(line)
 }

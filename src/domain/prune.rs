@@ -155,7 +155,7 @@ struct Unit {
 /// The output cut into single lines and runs of near-identical lines or blocks. Error lines
 /// are never part of a run: each is kept as it is.
 fn units(lines: &[&str], errors: &[bool]) -> Vec<Unit> {
-    let keys: Vec<String> = lines.iter().map(|line| likeness(line)).collect();
+    let keys: Vec<u64> = lines.iter().map(|line| likeness(line)).collect();
     let mut units = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -192,7 +192,7 @@ fn single_lines(count: usize) -> Vec<Unit> {
 }
 
 /// Where a run of blocks of `period` lines starting at `start` ends (exclusive).
-fn run_end(keys: &[String], errors: &[bool], start: usize, period: usize) -> usize {
+fn run_end(keys: &[u64], errors: &[bool], start: usize, period: usize) -> usize {
     let block_end = start + period;
     if block_end > keys.len() || errors[start..block_end].iter().any(|e| *e) {
         return start;
@@ -207,30 +207,71 @@ fn run_end(keys: &[String], errors: &[bool], start: usize, period: usize) -> usi
 
 /// What near-identical lines share: the line with its digits masked; for a line that starts
 /// with a word (`Compiling serde v1.0.219`, `test adds_1 ... ok`), its indentation, first word
-/// and last word, so that names in between do not tell lines apart.
-fn likeness(line: &str) -> String {
-    let indent = &line[..line.len() - line.trim_start().len()];
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let starts_with_word = words.first().is_some_and(|first| {
-        first.len() >= 2
-            && first
-                .trim_end_matches(':')
-                .chars()
-                .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
-    });
-    let text = if starts_with_word && words.len() >= 3 {
-        format!("{indent}{} {}", words[0], words[words.len() - 1])
+/// and last word, so that names in between do not tell lines apart. Words are split at ASCII
+/// whitespace. Hashed as it is read, since it only ever meets other keys to be compared:
+/// building it as a string cost more than the rest of pruning.
+fn likeness(line: &str) -> u64 {
+    let bytes = line.as_bytes();
+    let indent = bytes.len() - bytes.trim_ascii_start().len();
+    let body = bytes[indent..].trim_ascii_end();
+    let mut key = KeyHash::new();
+    key.push(&bytes[..indent]);
+    let first_end = body
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(body.len());
+    let first = &body[..first_end];
+    let last_start = body
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |at| at + 1);
+    let starts_with_word = first.len() >= 2
+        && first
+            .strip_suffix(b":")
+            .unwrap_or(first)
+            .iter()
+            .all(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-');
+    // A third word: something between the first and the last.
+    let three_words =
+        last_start > first_end && !body[first_end..last_start].trim_ascii().is_empty();
+    if starts_with_word && three_words {
+        key.push(first);
+        key.push(b" ");
+        key.push(&body[last_start..]);
     } else {
-        format!("{indent}{}", words.join(" "))
-    };
-    let mut key = String::with_capacity(text.len());
-    for c in text.chars() {
-        let masked = if c.is_ascii_digit() { '0' } else { c };
-        if masked != '0' || !key.ends_with('0') {
-            key.push(masked);
+        for (i, word) in body
+            .split(u8::is_ascii_whitespace)
+            .filter(|word| !word.is_empty())
+            .enumerate()
+        {
+            if i > 0 {
+                key.push(b" ");
+            }
+            key.push(word);
         }
     }
-    key
+    key.0
+}
+
+/// FNV-1a over the chars of a key, each digit read as `0` and a run of them as one.
+struct KeyHash(u64, bool);
+
+impl KeyHash {
+    fn new() -> Self {
+        KeyHash(0xcbf2_9ce4_8422_2325, false)
+    }
+
+    fn push(&mut self, text: &[u8]) {
+        for &byte in text {
+            let digit = byte.is_ascii_digit();
+            if digit && self.1 {
+                continue;
+            }
+            self.1 = digit;
+            self.0 ^= u64::from(if digit { b'0' } else { byte });
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// Whether the output is a list of paths, one a line (`find`, `ls -1`, `git ls-files`), or of

@@ -11,7 +11,9 @@
 //!   every one of them is older than the TTL: no host called for that long, and nothing
 //!   else keeps the workspace (fresher markers keep it, and markers beside anything else
 //!   are kept: they are how `doctor` knows when a host last called);
-//! - a workspace directory (or its `sessions/` or `hosts/`) left empty.
+//! - a saved tool output (`outputs/<session>/<call>.txt`) older than the TTL, by its
+//!   modification time: the model that was told of it has long moved on;
+//! - a workspace directory (or its `sessions/`, `hosts/` or `outputs/` folders) left empty.
 
 use std::fmt;
 
@@ -38,6 +40,8 @@ pub enum RemovalKind {
     IdleHostMarker,
     /// A session digest not brought up to date for longer than the TTL.
     IdleDigest,
+    /// A saved tool output older than the TTL.
+    OldOutput,
 }
 
 impl RemovalKind {
@@ -52,6 +56,7 @@ impl RemovalKind {
             RemovalKind::OrphanBlockCache => "orphan-block-cache",
             RemovalKind::IdleHostMarker => "idle-host-marker",
             RemovalKind::IdleDigest => "idle-digest",
+            RemovalKind::OldOutput => "old-output",
         }
     }
 }

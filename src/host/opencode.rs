@@ -158,6 +158,12 @@ pub fn tool_call(event: &Value) -> Result<ToolCall<'_>> {
     Ok(call)
 }
 
+/// The text a tool call gave the model (`output.output`), which `tool-after --prune` may cut
+/// down; "" when there is none.
+pub fn tool_output(event: &Value) -> &str {
+    event["output"]["output"].as_str().unwrap_or_default()
+}
+
 fn touched(path: Option<&str>, action: FileAction) -> Option<FileChange<'_>> {
     path.map(|path| FileChange::Touched { path, action })
 }

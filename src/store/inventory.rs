@@ -121,6 +121,8 @@ pub struct WorkspaceFiles {
     /// The entries of `digests/` (session digests and their locks), swept apart (see
     /// `digests`).
     pub digests: Vec<FileInfo>,
+    /// The files of `outputs/<session>/` (saved tool outputs), swept apart (see `outputs`).
+    pub outputs: Vec<FileInfo>,
 }
 
 impl WorkspaceFiles {
@@ -134,6 +136,7 @@ impl WorkspaceFiles {
             .chain(&self.temp_files)
             .chain(&self.other)
             .chain(&self.digests)
+            .chain(&self.outputs)
             .map(|f| f.bytes)
             .sum()
     }
@@ -176,10 +179,10 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
         let sessions_dir = entry.join(SESSIONS_DIR);
         let hosts_dir = entry.join(HOSTS_DIR);
         let digests_dir = entry.join(super::digests::DIGESTS_DIR);
+        let outputs_dir = entry.join(super::outputs::OUTPUTS_DIR);
         for path in list(&entry)? {
-            if (path == sessions_dir || path == hosts_dir || path == digests_dir)
-                && is_real_dir(&path)
-            {
+            let apart = path == digests_dir || path == outputs_dir;
+            if (path == sessions_dir || path == hosts_dir || apart) && is_real_dir(&path) {
                 continue;
             }
             workspace.add(&path, false)?;
@@ -194,6 +197,16 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
             for path in list(&digests_dir)? {
                 if let Some((info, _)) = file_info(&path)? {
                     workspace.digests.push(info);
+                }
+            }
+        }
+        // `outputs/<session>/<call>.txt`; `list` never enters a link.
+        for session_dir in list(&outputs_dir)? {
+            for path in list(&session_dir)? {
+                if let Some((info, file_type)) = file_info(&path)? {
+                    if file_type.is_file() {
+                        workspace.outputs.push(info);
+                    }
                 }
             }
         }

@@ -22,6 +22,7 @@ pub mod host_files;
 pub mod inventory;
 mod lock;
 pub mod memory_top;
+pub mod outputs;
 mod person;
 pub mod repository;
 pub mod sessions;

@@ -36,6 +36,14 @@ pub const MANUAL_QUERY: &str = "release tagged";
 /// request's history, that the session was compacted.
 pub const CANDIDATES_HEADER: &str = "Memory candidates:";
 
+/// A command printing 1 201 lines (about 42 KB, within OpenCode's own limits of 2 000 lines and
+/// 50 KB, so that what the model gets is ocmem's doing), `LONG_OUTPUT_ERROR` in the middle.
+pub const LONG_OUTPUT_COMMAND: &str = "for i in $(seq 1 1200); do echo \"seeded row $i of the fixture table\"; if [ $i -eq 600 ]; then echo 'ERROR: row 600 rejected: duplicate key value violates unique constraint'; fi; done";
+pub const LONG_OUTPUT_ERROR: &str =
+    "ERROR: row 600 rejected: duplicate key value violates unique constraint";
+/// A line of the long output that pruning leaves out.
+pub const LONG_OUTPUT_OMITTED: &str = "seeded row 300 of the fixture table";
+
 /// What a chat request asks for, judged from its body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -364,6 +372,11 @@ fn first_session_calls(demo: &Path) -> Vec<(&'static str, Value)> {
             "bash",
             json!({"command": "touch fixed && npm run typecheck",
                    "description": "Run the typecheck again"}),
+        ),
+        // A long output with one error line in its middle: ocmem cuts it down for the model.
+        (
+            "bash",
+            json!({"command": LONG_OUTPUT_COMMAND, "description": "Seed the fixture table"}),
         ),
         // The plugin's own tool: what ocmem keeps of this session.
         ("hot_state", json!({})),

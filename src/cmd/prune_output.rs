@@ -1,0 +1,55 @@
+//! The output economy of `tool-after --prune`: a long bash, grep, glob or list output cut down
+//! for the model (rules in `domain::prune`), its whole text saved under the data directory,
+//! and one last line saying where.
+
+use anyhow::Result;
+
+use crate::context::{pruning_on, Context};
+use crate::domain::event::ToolCall;
+use crate::domain::pressure::prune_limits;
+use crate::domain::prune::{prune, PRUNED_TOOLS};
+use crate::domain::render::human_bytes;
+use crate::domain::session::SessionState;
+use crate::store::Stored;
+
+/// What the model gets instead of `output`, or "" when it stays as it is. Never fails: a
+/// failure is logged, and the output stays whole.
+pub fn pruned(ctx: &Context, call: &ToolCall, output: &str) -> String {
+    if !pruning_on() || !PRUNED_TOOLS.contains(&call.tool) {
+        return String::new();
+    }
+    match try_pruned(ctx, call, output) {
+        Ok(text) => text,
+        Err(e) => {
+            ctx.store().warn(&format!("tool output left whole: {e:#}"));
+            String::new()
+        }
+    }
+}
+
+fn try_pruned(ctx: &Context, call: &ToolCall, output: &str) -> Result<String> {
+    let store = ctx.store();
+    let workspace = store.locate_workspace(call.session.directory);
+    let session_id = call.session.session_id;
+    // Read only: an untracked call has no reason to create or repair the session's store.
+    let pressure = match store.snapshot::<SessionState>(&workspace.session_file(session_id))? {
+        Stored::Ok(state) => state.context_pressure,
+        _ => None,
+    };
+    let Some(pruned) = prune(call.tool, output, prune_limits(pressure.as_ref())) else {
+        return Ok(String::new());
+    };
+    let path = workspace.output_file(session_id, call.call_id);
+    let saved = store.save_output(&path, output)?;
+    let mut text = pruned.text;
+    text.push_str(&format!(
+        "[ocmem: {} of {} lines shown. The whole output ({} lines, {}{}) is saved at {}: read it with offset and limit, or grep it]\n",
+        pruned.kept_lines,
+        pruned.lines,
+        saved.lines,
+        human_bytes(saved.bytes),
+        if saved.cut { ", cut" } else { "" },
+        path.display()
+    ));
+    Ok(text)
+}
