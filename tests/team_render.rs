@@ -1,6 +1,6 @@
 //! Team memory in the block a session starts with: a repository's `.ocmem/memory.md` shown
-//! under its own header at the first render of an OpenCode session and at a Claude Code
-//! SessionStart, from anywhere in the repository; an entry shown once across layers; a
+//! under its own header at the first render of an OpenCode session and at the SessionStart of
+//! Claude Code, Codex CLI and Gemini CLI, from anywhere in the repository; an entry shown once across layers; a
 //! malformed or unreadable file a warning in the log, never a failure; the block frozen for
 //! the session while the file changes.
 
@@ -202,31 +202,70 @@ fn a_personal_copy_of_a_team_entry_is_shown_once_and_a_contradiction_in_its_laye
     assert!(stdout(&out).contains(&format!("{TEAM_HEADER}\nfeedback:\n- Use pnpm, never npm")));
 }
 
+/// The SessionStart of each host with hooks, in its recorded shape (see the fixtures of
+/// Claude Code 2.1.330, Codex CLI 0.169.0 and Gemini CLI 0.61.0), started in `cwd`.
+fn session_starts(cwd: &str) -> [(&'static str, Value); 3] {
+    [
+        (
+            "claude-code",
+            json!({
+                "session_id": "c-1",
+                "transcript_path": "/home/dev/.claude/projects/shop/c-1.jsonl",
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "source": "startup",
+            }),
+        ),
+        (
+            "codex",
+            json!({
+                "session_id": "01a202f4-7994-7c40-9601-8a6c57f9ec54",
+                "transcript_path": "/home/dev/.codex/sessions/2026/11/22/rollout-2026-11-22T11-11-46-01a202f4-7994-7c40-9601-8a6c57f9ec54.jsonl",
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "model": "gpt-5.5",
+                "permission_mode": "bypassPermissions",
+                "source": "startup",
+            }),
+        ),
+        (
+            "gemini",
+            json!({
+                "session_id": "ed86da91-db04-4fa2-8bb3-708611efb07c",
+                "transcript_path": "/home/dev/.gemini/tmp/demo/chats/session-2026-11-22T11-12-ed86da91.jsonl",
+                "cwd": cwd,
+                "hook_event_name": "SessionStart",
+                "timestamp": "2026-11-22T11:12:07.545Z",
+                "source": "startup",
+            }),
+        ),
+    ]
+}
+
 #[test]
-fn a_claude_code_session_start_shows_the_team_file() {
+fn a_session_start_of_every_hook_host_shows_the_team_file() {
     let env = Env::new();
     let (root, sub) = repository(&env);
     write_team(&root, &team_file());
-    let event = json!({
-        "session_id": "c-1",
-        "transcript_path": "/home/dev/.claude/projects/shop/c-1.jsonl",
-        "cwd": sub,
-        "hook_event_name": "SessionStart",
-        "source": "startup",
-    });
-    let out = env.run(&["hook", "claude-code"], event.to_string());
-    assert_success(&out);
-    let printed: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(
-        printed["hookSpecificOutput"]["hookEventName"],
-        "SessionStart"
-    );
-    let context = printed["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
-    assert!(context.starts_with(TEAM_HEADER), "{context}");
-    assert!(context.contains("- Use pnpm, never npm"));
-    assert!(context.contains("- Money is stored as integer cents Why:"));
+    for (host, event) in session_starts(&sub) {
+        let out = env.run(&["hook", host], event.to_string());
+        assert_success(&out);
+        let printed: Value = serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("{host}: {e}: {}", stdout(&out)));
+        assert_eq!(
+            printed["hookSpecificOutput"]["hookEventName"], "SessionStart",
+            "{host}"
+        );
+        let context = printed["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(context.starts_with(TEAM_HEADER), "{host}: {context}");
+        assert!(context.contains("- Use pnpm, never npm"), "{host}");
+        assert!(
+            context.contains("- Money is stored as integer cents Why:"),
+            "{host}"
+        );
+    }
 }
 
 #[test]

@@ -51,7 +51,8 @@ letters also finds longer words it starts). Each result says its scope (\"worksp
 entries the memory block at the start of a session shows (user entries first, then the \
 workspace's, best first); with all=true, every entry, each with why it is not shown \
 (\"capped\": beyond the block's top entries, \"over budget\": its line does not fit, \
-\"superseded\": forgotten or replaced, never shown). Filter by type, source or scope.",
+\"shared\": the block shows the same entry from team or user memory, \"superseded\": \
+forgotten or replaced, never shown). Filter by type, source or scope.",
         schema: list_schema,
     },
     ToolSpec {
