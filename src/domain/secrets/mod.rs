@@ -56,8 +56,9 @@ pub const REDACTED_PREFIX: &str = "[REDACTED:";
 
 /// Passes `scrub` makes at most. Replacing a secret can change what the text around it looks
 /// like (a word boundary appears where a key ended), so a pass may find what the one before
-/// could not; one pass finds everything in every case the tests know of, and the cap only
-/// keeps a pathological text from costing more.
+/// could not (a key glued to the end of another shows only once the first is replaced). One
+/// or two passes find everything in every case the tests know of; the cap only keeps a
+/// pathological text from costing more.
 const MAX_PASSES: usize = 8;
 
 /// `text` with every secret replaced by `[REDACTED:<kind>]`. Borrowed when nothing was found.
@@ -75,18 +76,42 @@ pub fn secret_kinds(text: &str) -> Vec<&'static str> {
 /// Scrubs until a pass finds nothing, so that the result is a fixed point.
 fn scrub_and_report(text: &str) -> (Cow<'_, str>, Vec<&'static str>) {
     let mut scrubbed = Cow::Borrowed(text);
-    let mut kinds = Vec::new();
+    // Where each replacement is in the text so far: a later pass may find a secret before one
+    // an earlier pass replaced (a key glued to the end of another shows once the first is
+    // replaced), and the kinds are reported in the order of their replacements in the text.
+    let mut written: Vec<(usize, &'static str)> = Vec::new();
     for _ in 0..MAX_PASSES {
         let redactions = find_redactions(&scrubbed);
         if redactions.is_empty() {
             break;
         }
+        let growth = |kind: &str, range: &std::ops::Range<usize>| {
+            (REDACTED_PREFIX.len() + kind.len() + 1) as isize - range.len() as isize
+        };
+        for (at, _) in written.iter_mut() {
+            let before: isize = redactions
+                .iter()
+                .filter(|r| r.range.end <= *at)
+                .map(|r| growth(r.kind, &r.range))
+                .sum();
+            *at = at.saturating_add_signed(before);
+        }
+        let mut shift = 0isize;
         for redaction in &redactions {
-            if !kinds.contains(&redaction.kind) {
-                kinds.push(redaction.kind);
-            }
+            written.push((
+                redaction.range.start.saturating_add_signed(shift),
+                redaction.kind,
+            ));
+            shift += growth(redaction.kind, &redaction.range);
         }
         scrubbed = Cow::Owned(replace(&scrubbed, &redactions));
+    }
+    written.sort_by_key(|(at, _)| *at);
+    let mut kinds = Vec::new();
+    for (_, kind) in written {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
     }
     (scrubbed, kinds)
 }

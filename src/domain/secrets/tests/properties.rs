@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 
-use crate::domain::secrets::redactions::{find_redactions, replace};
+use crate::domain::secrets::redactions::find_redactions;
 use crate::domain::secrets::rules::{rule_regex, RULES};
 use crate::domain::secrets::REDACTED_PREFIX;
 use crate::domain::secrets::{scrub, secret_kinds};
@@ -302,10 +302,12 @@ proptest! {
     }
 
     #[test]
-    fn one_pass_finds_everything(text in fragment_soup()) {
-        let once = replace(&text, &find_redactions(&text));
-        let again = find_redactions(&once);
-        prop_assert!(again.is_empty(), "{:?} -> {:?}", text, once);
+    fn scrubbing_leaves_nothing_to_find(text in fragment_soup()) {
+        // One pass may not be enough (a key glued to the end of another only shows once the
+        // first is replaced), but the passes of `scrub` always end with nothing left.
+        let scrubbed = scrub(&text);
+        let again = find_redactions(&scrubbed);
+        prop_assert!(again.is_empty(), "{:?} -> {:?}", text, scrubbed);
     }
 
     #[test]
