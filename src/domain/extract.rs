@@ -648,6 +648,16 @@ pub fn is_error_line(raw_line: &str) -> bool {
     )
 }
 
+/// `is_error_line` of each of `lines`, which are `output` cut by `str::lines`; the same answers,
+/// for a fraction of the cost on a long output (see `prefilter::lines_that_may_signal`).
+pub fn error_lines_of(output: &str, lines: &[&str]) -> Vec<bool> {
+    prefilter::lines_that_may_signal(output, lines)
+        .into_iter()
+        .zip(lines)
+        .map(|(may, line)| may && is_error_line(line))
+        .collect()
+}
+
 /// One summary of at most 280 chars made of whole lines joined by " | "; a first line longer
 /// than 280 is cut (at a word boundary when one is in its second half) and ends with "…".
 /// Empty input → "".

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::extract::is_error_line;
+use super::extract::{error_lines_of, is_error_line};
 
 /// The tools whose output may be pruned. `read`, `edit` and `write` outputs are what the model
 /// asked to see or what it wrote: never changed.
@@ -88,10 +88,15 @@ pub fn prune(tool: &str, output: &str, limits: Limits) -> Option<Pruned> {
     }
     let lines: Vec<&str> = output.lines().collect();
     let listing = LISTING_TOOLS.contains(&tool) || is_listing(tool, &lines);
-    let errors: Vec<bool> = lines
-        .iter()
-        .map(|line| is_error_line(line) && !(listing && is_path(result_path(tool, line))))
-        .collect();
+    let errors = if listing {
+        // What a listing or a search returns are results, not errors.
+        lines
+            .iter()
+            .map(|line| !is_path(result_path(tool, line)) && is_error_line(line))
+            .collect()
+    } else {
+        error_lines_of(output, &lines)
+    };
     let keep = kept_lines(&lines, &errors, limits);
     // A listing's omitted part is summarized by folder instead.
     let units = if listing {
@@ -155,7 +160,12 @@ struct Unit {
 /// The output cut into single lines and runs of near-identical lines or blocks. Error lines
 /// are never part of a run: each is kept as it is.
 fn units(lines: &[&str], errors: &[bool]) -> Vec<Unit> {
-    let keys: Vec<u64> = lines.iter().map(|line| likeness(line)).collect();
+    // An error line is never compared (it ends every run), so it needs no key.
+    let keys: Vec<u64> = lines
+        .iter()
+        .zip(errors)
+        .map(|(line, error)| if *error { 0 } else { likeness(line) })
+        .collect();
     let mut units = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -277,12 +287,22 @@ impl KeyHash {
 /// Whether the output is a list of paths, one a line (`find`, `ls -1`, `git ls-files`), or of
 /// a search tool's matches.
 fn is_listing(tool: &str, lines: &[&str]) -> bool {
-    let non_empty: Vec<&&str> = lines.iter().filter(|l| !l.trim().is_empty()).collect();
-    let paths = non_empty
-        .iter()
-        .filter(|l| is_path(result_path(tool, l)))
-        .count();
-    !non_empty.is_empty() && paths * LISTING_SHARE.1 >= non_empty.len() * LISTING_SHARE.0
+    // More than a tenth of all lines that are not paths is more than a tenth of the non-empty
+    // ones: most outputs are known not to be listings after a few lines.
+    let most_others = lines.len() * (LISTING_SHARE.1 - LISTING_SHARE.0) / LISTING_SHARE.1;
+    let (mut paths, mut others) = (0, 0);
+    for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+        if is_path(result_path(tool, line)) {
+            paths += 1;
+        } else {
+            others += 1;
+            if others > most_others {
+                return false;
+            }
+        }
+    }
+    let non_empty = paths + others;
+    non_empty > 0 && paths * LISTING_SHARE.1 >= non_empty * LISTING_SHARE.0
 }
 
 /// The path a result line names: for a search tool, `src/a.rs` of `src/a.rs:12:text`; else the
@@ -304,10 +324,10 @@ fn result_path<'a>(tool: &str, line: &'a str) -> &'a str {
 }
 
 fn is_path(line: &str) -> bool {
-    let path = line.trim();
+    let path = line.trim().as_bytes();
     !path.is_empty()
-        && !path.contains(char::is_whitespace)
-        && (path.contains('/') || path.contains('.'))
+        && !path.iter().any(u8::is_ascii_whitespace)
+        && path.iter().any(|b| matches!(b, b'/' | b'.'))
 }
 
 fn render(

@@ -10,14 +10,15 @@
 //! - `TS` (a TypeScript code, `TS2345`);
 //! - a line start: pytest's `E `, shellcheck's `^`, rubocop's `== file ==`, a lint code
 //!   (`F401`);
-//! - a colon before a number (`src/a.ts:3:`, rubocop's `C:  3:  5:`).
+//! - a colon before a number (`src/a.ts:3:`, rubocop's `C:  3:  5:`); when the whole text is
+//!   read at once, only a line's first colon after a path or a letter (`may_be_located`).
 //!
 //! A rule added to the extractor must keep this true: the tests check it on every line of the
 //! fixtures and on generated lines.
 
 use std::sync::LazyLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use memchr::memmem::Finder;
 
 use super::{
@@ -40,7 +41,14 @@ const STEMS: &[&str] = &[
 
 /// Every trigger, matched in any case.
 static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    let tables: [&[&str]; 10] = [
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(trigger_words())
+        .expect("fixed triggers build an automaton")
+});
+
+fn trigger_words() -> impl Iterator<Item = &'static &'static str> {
+    let tables: [&'static [&'static str]; 10] = [
         STEMS,
         LOOSE_ERROR_WORDS,
         STRONG_STARTS,
@@ -52,9 +60,16 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
         TEST_FAILED_STARTS,
         UNFORMATTED_FILE_STARTS,
     ];
+    tables.into_iter().flatten()
+}
+
+/// The same triggers as a DFA, for reading a whole output at once: slower to build, faster to
+/// run, so it is built only for long outputs (see `lines_that_may_signal`).
+static TRIGGERS_DFA: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .build(tables.iter().flat_map(|table| table.iter()))
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(trigger_words())
         .expect("fixed triggers build an automaton")
 });
 
@@ -72,14 +87,80 @@ pub(super) fn may_signal(line: &str) -> bool {
         || TRIGGERS.is_match(line)
 }
 
+/// `may_signal` for each of `lines`, slices of `text` in order (as `str::lines` cuts them),
+/// reading the whole text once per search rather than each line again: what a long output
+/// costs. A line holding an escape sequence or a carriage return (whose visible text is not
+/// its bytes) may always signal.
+pub(super) fn lines_that_may_signal(text: &str, lines: &[&str]) -> Vec<bool> {
+    let bytes = text.as_bytes();
+    let starts: Vec<usize> = lines
+        .iter()
+        .map(|line| line.as_ptr() as usize - text.as_ptr() as usize)
+        .collect();
+    let mut flags = vec![false; lines.len()];
+    let mut mark = |offsets: &mut dyn Iterator<Item = usize>| {
+        let mut line = 0;
+        for offset in offsets {
+            while line + 1 < starts.len() && starts[line + 1] <= offset {
+                line += 1;
+            }
+            flags[line] = true;
+        }
+    };
+    // No trigger holds a line break, so each match lies within one line.
+    mark(&mut TRIGGERS_DFA.find_iter(text).map(|found| found.start()));
+    mark(&mut TYPESCRIPT_CODE.find_iter(bytes));
+    let mut line = 0;
+    let located = memchr::memchr_iter(b':', bytes).filter(|at| {
+        while line + 1 < starts.len() && starts[line + 1] <= *at {
+            line += 1;
+        }
+        may_be_located(&bytes[starts[line]..*at], &bytes[at + 1..])
+    });
+    mark(&mut located.collect::<Vec<_>>().into_iter());
+    for (flag, line) in flags.iter_mut().zip(lines) {
+        if !*flag {
+            let trimmed = line.trim();
+            *flag = trimmed.starts_with("E ")
+                || trimmed.starts_with('^')
+                || trimmed.starts_with("== ")
+                || starts_with_lint_code(trimmed)
+                || line.contains(['\r', '\x1b']);
+        }
+    }
+    flags
+}
+
 /// `:` then, after spaces, a digit.
 fn has_colon_before_number(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b':', bytes).any(|at| {
-        bytes[at + 1..]
-            .iter()
-            .find(|b| **b != b' ')
-            .is_some_and(u8::is_ascii_digit)
-    })
+    memchr::memchr_iter(b':', bytes).any(|at| number_follows(&bytes[at + 1..]))
+}
+
+/// Whether the first colon of a line, between `before` (from the line's start) and `after`,
+/// may be that of a located diagnostic (`src/a.rs:3:`: a path with a dot and no space, then
+/// digits) or of rubocop's `C:  3:  5:` (its severity letter, then a number). A colon after another is
+/// neither. Every other check that needs a colon has a trigger of its own.
+fn may_be_located(before: &[u8], after: &[u8]) -> bool {
+    if !before.is_ascii() {
+        // Other whitespace may lead the line: not worth reading here.
+        return true;
+    }
+    let before = before.trim_ascii_start();
+    if memchr::memchr(b':', before).is_some() {
+        return false;
+    }
+    let path = !before.contains(&b' ')
+        && before.contains(&b'.')
+        && after.first().is_some_and(u8::is_ascii_digit);
+    let offence = matches!(before.trim_ascii_end(), [b'C' | b'W' | b'E' | b'F' | b'R']);
+    path || offence && number_follows(after)
+}
+
+/// Whether `rest` starts with a digit, after spaces.
+fn number_follows(rest: &[u8]) -> bool {
+    rest.iter()
+        .find(|b| **b != b' ')
+        .is_some_and(u8::is_ascii_digit)
 }
 
 #[cfg(test)]

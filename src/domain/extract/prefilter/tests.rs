@@ -2,7 +2,9 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::super::{is_strong_error, is_validation_error, visible_text};
+use super::super::{
+    error_lines_of, is_error_line, is_strong_error, is_validation_error, visible_text,
+};
 use super::*;
 
 fn signals(line: &str) -> bool {
@@ -53,6 +55,34 @@ fn every_signalling_line_of_the_fixtures_passes_the_prefilter() {
         skipped * 2 > lines,
         "only {skipped} of {lines} lines skipped"
     );
+}
+
+#[test]
+fn error_lines_of_a_whole_text_are_those_of_each_line() {
+    let mut all = Vec::new();
+    texts(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"),
+        &mut all,
+    );
+    // Escapes, carriage returns, indentation and a text without a final line break too.
+    all.push("ok\r\x1b[31merror: boom\x1b[0m\n  E   assert 1 == 2\n^-- SC2086\nfile.rs:3:1".into());
+    all.push("\u{3000}C: 3: 5: Style/Foo\n  W:  12:  1: Lint\nat 12:30:01 ok\nduration_ms: 0.5\na b.c:1: x".into());
+    let mut errors = 0;
+    for text in &all {
+        let unescaped = text.replace("\\n", "\n").replace("\\t", "\t");
+        for text in [text, &unescaped] {
+            let lines: Vec<&str> = text.lines().collect();
+            let each: Vec<bool> = lines.iter().map(|line| is_error_line(line)).collect();
+            assert_eq!(
+                error_lines_of(text, &lines),
+                each,
+                "{}",
+                &text[..text.len().min(200)]
+            );
+            errors += each.iter().filter(|e| **e).count();
+        }
+    }
+    assert!(errors > 1_000, "{errors}");
 }
 
 #[test]
