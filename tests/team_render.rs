@@ -13,7 +13,7 @@ use std::process::Command;
 use common::*;
 use ocmem::domain::memory_type::MemoryType;
 use ocmem::domain::render::{TEAM_HEADER, USER_HEADER, WORKSPACE_HEADER};
-use ocmem::domain::team::{new_id, render as render_team, TeamEntry, TEAM_FILE};
+use ocmem::domain::team::{render as render_team, TeamEntry, TEAM_FILE};
 use serde_json::{json, Value};
 
 /// A git repository with a subdirectory, in the env's temporary directory.
@@ -31,13 +31,7 @@ fn repository(env: &Env) -> (PathBuf, String) {
 }
 
 fn entry(kind: MemoryType, text: &str, rationale: Option<&str>) -> TeamEntry {
-    TeamEntry {
-        id: new_id(kind, text),
-        kind,
-        text: text.to_string(),
-        rationale: rationale.map(str::to_string),
-        line: 0,
-    }
+    TeamEntry::new(kind, text, rationale)
 }
 
 fn write_team(root: &Path, text: &str) {

@@ -62,6 +62,22 @@ pub struct TeamEntry {
     pub line: usize,
 }
 
+impl TeamEntry {
+    /// A new entry, not read from a file: its id from its text (see `new_id`), and no empty
+    /// rationale.
+    pub fn new(kind: MemoryType, text: &str, rationale: Option<&str>) -> Self {
+        TeamEntry {
+            id: new_id(kind, text),
+            kind,
+            text: text.to_string(),
+            rationale: rationale
+                .filter(|why| !why.trim().is_empty())
+                .map(str::to_string),
+            line: 0,
+        }
+    }
+}
+
 /// What is wrong with a line of the team file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProblemKind {

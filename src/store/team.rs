@@ -162,13 +162,7 @@ mod tests {
     use crate::domain::memory_type::MemoryType;
 
     fn entry(kind: MemoryType, text: &str) -> TeamEntry {
-        TeamEntry {
-            id: team::new_id(kind, text),
-            kind,
-            text: text.to_string(),
-            rationale: None,
-            line: 0,
-        }
+        TeamEntry::new(kind, text, None)
     }
 
     #[test]

@@ -276,12 +276,7 @@ fn insert(
     }
     let entry = TeamEntry {
         id: fresh_id(entries, kind, text),
-        kind,
-        text: text.to_string(),
-        rationale: rationale
-            .filter(|w| !w.trim().is_empty())
-            .map(str::to_string),
-        line: 0,
+        ..TeamEntry::new(kind, text, rationale)
     };
     entries.push(entry.clone());
     (entry, true)
@@ -501,10 +496,7 @@ mod tests {
     fn entry(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
         TeamEntry {
             id: id.to_string(),
-            kind,
-            text: text.to_string(),
-            rationale: None,
-            line: 0,
+            ..TeamEntry::new(kind, text, None)
         }
     }
 

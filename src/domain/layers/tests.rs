@@ -1,7 +1,7 @@
 use super::*;
 use crate::domain::memory::{merge, NewMemory, Source};
 use crate::domain::render::WORKSPACE_HEADER;
-use crate::domain::team::{new_id, parse, render as render_team};
+use crate::domain::team::{parse, render as render_team};
 use crate::domain::user_memory::render_memory_block;
 
 fn memory_of(entries: &[(MemoryType, &str)]) -> WorkspaceMemory {
@@ -23,13 +23,7 @@ fn memory_of(entries: &[(MemoryType, &str)]) -> WorkspaceMemory {
 fn team_of(entries: &[(MemoryType, &str, Option<&str>)]) -> Vec<TeamEntry> {
     let entries: Vec<TeamEntry> = entries
         .iter()
-        .map(|(kind, text, why)| TeamEntry {
-            id: new_id(*kind, text),
-            kind: *kind,
-            text: text.to_string(),
-            rationale: why.map(str::to_string),
-            line: 0,
-        })
+        .map(|(kind, text, why)| TeamEntry::new(*kind, text, *why))
         .collect();
     let read = parse(&render_team(&entries));
     assert!(read.problems.is_empty(), "{:?}", read.problems);

@@ -414,14 +414,11 @@ fn age_reads_minutes_hours_and_days() {
 
 #[test]
 fn a_personal_entry_the_team_or_user_section_shows_is_listed_as_shared() {
-    use crate::domain::team::{new_id, TeamEntry};
+    use crate::domain::team::TeamEntry;
     let text = "Run the migrations with make migrate";
     let team = vec![TeamEntry {
-        id: new_id(MemoryType::Feedback, text),
-        kind: MemoryType::Feedback,
-        text: text.to_string(),
-        rationale: None,
         line: 5,
+        ..TeamEntry::new(MemoryType::Feedback, text, None)
     }];
     let mut user = WorkspaceMemory::new("", "user");
     merge(

@@ -105,10 +105,7 @@ mod tests {
     fn entry(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
         TeamEntry {
             id: id.to_string(),
-            kind,
-            text: text.to_string(),
-            rationale: None,
-            line: 0,
+            ..TeamEntry::new(kind, text, None)
         }
     }
 

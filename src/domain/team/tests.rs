@@ -1,13 +1,7 @@
 use super::*;
 
 fn entry(kind: MemoryType, text: &str, rationale: Option<&str>) -> TeamEntry {
-    TeamEntry {
-        id: new_id(kind, text),
-        kind,
-        text: text.to_string(),
-        rationale: rationale.map(str::to_string),
-        line: 0,
-    }
+    TeamEntry::new(kind, text, rationale)
 }
 
 fn sample() -> Vec<TeamEntry> {
