@@ -88,11 +88,11 @@ pub fn prune(tool: &str, output: &str, limits: Limits) -> Option<Pruned> {
     }
     let lines: Vec<&str> = output.lines().collect();
     let listing = LISTING_TOOLS.contains(&tool) || is_listing(tool, &lines);
-    let errors = if listing {
+    let errors = if listing || SEARCH_TOOLS.contains(&tool) {
         // What a listing or a search returns are results, not errors.
         lines
             .iter()
-            .map(|line| !is_path(result_path(tool, line)) && is_error_line(line))
+            .map(|line| !is_result(tool, line) && is_error_line(line))
             .collect()
     } else {
         error_lines_of(output, &lines)
@@ -303,6 +303,21 @@ fn is_listing(tool: &str, lines: &[&str]) -> bool {
     }
     let non_empty = paths + others;
     non_empty > 0 && paths * LISTING_SHARE.1 >= non_empty * LISTING_SHARE.0
+}
+
+/// Whether `line` is one of the results `tool` returns: a path, or for a search tool one of its
+/// matches, as `rg` prints them (`src/a.rs:12:text`) or as OpenCode's `grep` tool does (a
+/// `src/a.rs:` heading, then `  Line 12: text` under it).
+fn is_result(tool: &str, line: &str) -> bool {
+    is_path(result_path(tool, line)) || SEARCH_TOOLS.contains(&tool) && is_match_line(line)
+}
+
+/// `  Line 12: text`: a match of OpenCode's `grep` tool, under its file.
+fn is_match_line(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("Line ")
+        .and_then(|rest| rest.split_once(':'))
+        .is_some_and(|(number, _)| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The path a result line names: for a search tool, `src/a.rs` of `src/a.rs:12:text`; else the

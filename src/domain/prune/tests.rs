@@ -284,3 +284,31 @@ fn search_matches_and_listed_paths_are_results_not_errors() {
     let pruned = prune("glob", &listing, LIMITS).unwrap();
     assert!(pruned.text.len() * 5 < listing.len());
 }
+
+/// OpenCode's own `grep` tool (recorded from 1.18.33): `Found N matches`, then each file as a
+/// heading with its matches under it as `  Line N: text`. Matches that mention errors are
+/// results, not errors; a complaint of the tool itself still is one.
+#[test]
+fn matches_of_opencodes_grep_tool_are_results_not_errors() {
+    let mut output = String::from("Found 400 matches\n");
+    for file in 0..40 {
+        output.push_str(&format!("/home/dev/demo/src/mod{file}/parse.ts:\n"));
+        for line in 0..10 {
+            output.push_str(&format!(
+                "  Line {}: throw new Error(\"bad token {line}\");\n",
+                line * 7 + 1
+            ));
+        }
+        output.push('\n');
+    }
+    output.push_str("error: /home/dev/demo/vendor: permission denied\n");
+    assert!(is_error_line("  Line 8: throw new Error(\"bad token 1\");"));
+    let pruned = prune("grep", &output, LIMITS).unwrap();
+    assert!(pruned.text.len() * 3 < output.len(), "{}", pruned.text);
+    assert!(pruned
+        .text
+        .contains("error: /home/dev/demo/vendor: permission denied"));
+    // The same lines in a bash output are errors, and nearly all are kept.
+    let bash = prune("bash", &output, LIMITS).map_or(output.len(), |p| p.text.len());
+    assert!(bash * 2 > output.len(), "{bash} of {}", output.len());
+}
