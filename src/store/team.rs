@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 
+use super::inventory::ORPHAN_TEMP_AGE_MS;
 use super::workspace::sha256_hex;
 use super::Store;
 use crate::domain::team::{self, TeamEntry, TeamMemory, TEAM_FILE};
@@ -99,8 +100,35 @@ pub fn update_team<R>(
     match change(&read.memory)? {
         TeamChange::Keep(result) => Ok(result),
         TeamChange::Write(entries, result) => {
+            remove_orphan_temps(&read.path, store.now_ms);
             write_team(&read.path, &team::render(&entries))?;
             Ok(result)
+        }
+    }
+}
+
+/// Removes the temp files that writes of the team file at `path` left behind more than an hour
+/// before `now_ms` (their writer died before the rename), so they do not linger in
+/// `git status`. Under the team lock, so no live write's temp file is touched; best effort.
+fn remove_orphan_temps(path: &Path, now_ms: i64) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.tmp-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let modified_ms = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_millis() as i64);
+        let orphan = entry.file_name().to_string_lossy().starts_with(&prefix)
+            && modified_ms.is_some_and(|m| now_ms - m > ORPHAN_TEMP_AGE_MS);
+        if orphan {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
@@ -226,6 +254,44 @@ mod tests {
         names.sort();
         assert_eq!(names, ["memory.md"]);
         assert!(tmp.path().join("data").join(LOCKS_DIR).is_dir());
+    }
+
+    #[test]
+    fn a_write_removes_temp_files_an_interrupted_write_left_over_an_hour_ago() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        fs::create_dir_all(repo.join(".git")).unwrap();
+        fs::create_dir_all(repo.join(".ocmem")).unwrap();
+        let left = repo.join(".ocmem/.memory.md.tmp-4242-17");
+        let other = repo.join(".ocmem/.notes.md.tmp-4242-17");
+        fs::write(&left, "half a file").unwrap();
+        fs::write(&other, "not ours").unwrap();
+        let written_ms = fs::metadata(&left)
+            .unwrap()
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let write = |now_ms: i64, text: &str| {
+            let store = Store::new(tmp.path().join("data"), now_ms);
+            let added = entry(MemoryType::Project, text);
+            update_team(&store, &repo, |memory| {
+                let mut entries = memory.entries.clone();
+                entries.push(added.clone());
+                Ok(TeamChange::Write(entries, ()))
+            })
+            .unwrap();
+        };
+        // Young: it may be a write in progress elsewhere.
+        write(written_ms + 60_000, "Docs live in docs/");
+        assert!(left.exists());
+        write(
+            written_ms + ORPHAN_TEMP_AGE_MS + 60_000,
+            "Tests run with make test",
+        );
+        assert!(!left.exists());
+        assert!(other.exists(), "only the team file's own temp files go");
     }
 
     #[test]
