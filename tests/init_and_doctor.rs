@@ -473,6 +473,47 @@ fn doctor_json(setup: &Setup) -> (Option<i32>, Value, String) {
 }
 
 #[test]
+fn doctor_reports_the_team_file_and_its_findings() {
+    let setup = Setup::new();
+    ok(setup.run(&["init", "claude-code"]));
+    let (_, json, _) = doctor_json(&setup);
+    assert!(
+        json.get("team").is_none(),
+        "no team file, no team line: {json}"
+    );
+    let file = setup.project().join(".ocmem/memory.md");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(
+        &file,
+        "# Team memory\n\n## Decisions\n\n- Use pnpm, not npm <!-- ocmem:000318df -->\n",
+    )
+    .unwrap();
+    let text = ok(setup.run(&["doctor"]));
+    assert!(
+        text.contains(&format!("team memory  {} (1 entries)", file.display())),
+        "{text}"
+    );
+    assert!(text.contains("problems     none\n"), "{text}");
+    // A merge conflict left in it: a problem, with where to look.
+    fs::write(
+        &file,
+        "# Team memory\n\n## Decisions\n\n<<<<<<< HEAD\n- Use pnpm <!-- ocmem:000318df -->\n=======\n- Use yarn <!-- ocmem:000318df -->\n>>>>>>> other\n",
+    )
+    .unwrap();
+    let (code, json, err) = doctor_json(&setup);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(json["team"]["entries"], 1);
+    assert_eq!(
+        json["team"]["findings"][0],
+        ".ocmem/memory.md:5: unresolved merge conflict marker"
+    );
+    assert!(
+        err.contains("has 4 finding(s), the first: .ocmem/memory.md:5: unresolved merge conflict marker; fix: `ocmem baseline --check --team`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn doctor_on_a_healthy_setup_exits_0() {
     let setup = Setup::new();
     ok(setup.run(&["init", "claude-code"]));

@@ -111,9 +111,29 @@ fn gather(ctx: &Context, env: &InstallEnv) -> Report {
         warnings,
         problems: Vec::new(),
         memory: doctor::MemorySwitch::new(ctx.disabled, workspace_off.is_some_and(|off| off)),
+        team: places.as_ref().and_then(|p| team_info(&p.project_root)),
     };
     report.problems = doctor::problems(&report);
     report
+}
+
+/// The team file of the repository `dir` is in, when there is one.
+fn team_info(dir: &std::path::Path) -> Option<doctor::TeamInfo> {
+    let read = crate::store::team::read_team(&crate::store::team::repository_root(dir));
+    if !read.path.exists() {
+        return None;
+    }
+    let mut findings: Vec<String> = read.unreadable.iter().cloned().collect();
+    findings.extend(
+        crate::domain::team::check::findings(&read.memory)
+            .iter()
+            .map(|f| f.check_line()),
+    );
+    Some(doctor::TeamInfo {
+        path: display(&read.path),
+        entries: read.memory.entries.len(),
+        findings,
+    })
 }
 
 /// The memory `workspace` took over from a renamed or moved folder, or would at its next

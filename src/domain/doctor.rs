@@ -22,6 +22,19 @@ pub struct Report {
     pub problems: Vec<Problem>,
     /// Whether the hooks work for the workspace, or what turned them off.
     pub memory: MemorySwitch,
+    /// The team memory of the workspace's repository, when it has a team file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<TeamInfo>,
+}
+
+/// A repository's team file (`.ocmem/memory.md`) as sessions read it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamInfo {
+    pub path: String,
+    /// The entries it holds.
+    pub entries: usize,
+    /// What `ocmem baseline --check --team` reports, one line each.
+    pub findings: Vec<String>,
 }
 
 /// What turns the hooks off: every one of them does nothing and prints nothing.
@@ -168,6 +181,18 @@ fn init_command(host: HostName, level: Level, extra: &str) -> String {
 /// Every problem the report's facts show, in the order of the rules.
 pub fn problems(report: &Report) -> Vec<Problem> {
     let mut problems = Vec::new();
+    if let Some(team) = report.team.as_ref().filter(|t| !t.findings.is_empty()) {
+        problems.push(Problem {
+            host: None,
+            text: format!(
+                "{} has {} finding(s), the first: {}",
+                team.path,
+                team.findings.len(),
+                team.findings[0]
+            ),
+            fix: "`ocmem baseline --check --team` lists them; fix the file by hand".into(),
+        });
+    }
     if !report.data_dir.writable {
         problems.push(Problem {
             host: None,
@@ -301,6 +326,16 @@ pub fn render_text(report: &Report) -> String {
         }
     }
     row("memory", report.memory.line().into());
+    if let Some(team) = &report.team {
+        let findings = match team.findings.len() {
+            0 => String::new(),
+            n => format!(", {n} finding(s)"),
+        };
+        row(
+            "team memory",
+            format!("{} ({} entries{findings})", team.path, team.entries),
+        );
+    }
     for host in &report.hosts {
         let name = host.host.as_str();
         if host.installs.is_empty() {

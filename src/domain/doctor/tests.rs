@@ -39,6 +39,7 @@ fn report(opencode: Vec<InstallReport>, claude: Vec<InstallReport>) -> Report {
             adopted_from: None,
         }),
         memory: MemorySwitch::new(false, false),
+        team: None,
         hosts: vec![
             HostReport {
                 host: HostName::OpenCode,
