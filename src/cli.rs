@@ -386,10 +386,11 @@ const DOCTOR_EXAMPLE: &str = "Examples:
 ///
 /// Reports this binary's version and path; the data directory and whether it is writable; for
 /// each host, where ocmem is installed, at which level, which binary it runs and whether that
-/// binary runs; the current directory's workspace, when each host last called ocmem for it,
-/// and the latest warnings. Exits 1 when something is broken (nothing installed, a missing or
-/// broken binary, OpenCode's plugin at both levels, a half-installed set of Claude Code hooks,
-/// a data directory that cannot be written), with one line per problem saying what to run.
+/// binary runs; the current directory's workspace, its repository's team file, when each host
+/// last called ocmem for it, and the latest warnings. Exits 1 when something is broken
+/// (nothing installed, a missing or broken binary, OpenCode's plugin at both levels, a
+/// half-installed set of Claude Code hooks, a data directory that cannot be written, findings
+/// in the team file), with one line per problem saying what to run.
 #[derive(Debug, Args)]
 #[command(after_help = DOCTOR_EXAMPLE)]
 pub struct Doctor {
