@@ -527,17 +527,13 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
         .iter()
         .map(|l| memory_edit::searchable(l.entry))
         .collect();
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let hits: Vec<(usize, f64)> = search::rank(&cmd.query, &texts)
-        .into_iter()
-        .take(cmd.limit as usize)
-        .collect();
+    let hits = search::top(&cmd.query, &texts, cmd.limit as usize);
     if cmd.scope.json {
         let results: Vec<Value> = hits
             .iter()
             .map(|&(at, score)| {
                 let mut value = entry_json(listed[at].entry, listed[at].not_shown);
-                value["score"] = json!((score * 1000.0).round() / 1000.0);
+                value["score"] = json!(search::shown_score(score));
                 value
             })
             .collect();

@@ -452,10 +452,7 @@ pub fn matching(memory: &WorkspaceMemory, query: &str) -> Vec<usize> {
 
 /// The text search reads of an entry: its text and its rationale.
 pub fn searchable(entry: &MemoryEntry) -> String {
-    match &entry.rationale {
-        Some(why) => format!("{} {why}", entry.text),
-        None => entry.text.clone(),
-    }
+    super::search::document(&entry.text, entry.rationale.as_deref())
 }
 
 /// Brings the superseded entry at `at` back as active. Whatever took its place goes, as an

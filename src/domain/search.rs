@@ -105,6 +105,27 @@ fn match_weight(query: &Term, term: &Term) -> f64 {
     }
 }
 
+/// What a search reads of an entry: its text, then its rationale.
+pub fn document(text: &str, rationale: Option<&str>) -> String {
+    match rationale {
+        Some(why) => format!("{text} {why}"),
+        None => text.to_string(),
+    }
+}
+
+/// At most `limit` of the texts that match `query`, best first, as `(index into texts, score)`.
+pub fn top(query: &str, texts: &[String], limit: usize) -> Vec<(usize, f64)> {
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut hits = rank(query, &texts);
+    hits.truncate(limit);
+    hits
+}
+
+/// A score as `--json` and the MCP tools give it: three decimals.
+pub fn shown_score(score: f64) -> f64 {
+    (score * 1000.0).round() / 1000.0
+}
+
 /// The texts that match `query`, best first, as `(index into texts, score)`.
 pub fn rank(query: &str, texts: &[&str]) -> Vec<(usize, f64)> {
     let mut query_terms = terms(query);

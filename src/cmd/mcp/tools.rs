@@ -205,14 +205,12 @@ fn memory_search(ctx: &Context, store: &Store, directory: &str, args: SearchArgs
         .iter()
         .map(|(_, l)| memory_edit::searchable(l.entry))
         .collect();
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let results: Vec<Value> = search::rank(&args.query, &texts)
+    let results: Vec<Value> = search::top(&args.query, &texts, limit as usize)
         .into_iter()
-        .take(limit as usize)
         .map(|(at, score)| {
             let (scope, listed) = &active[at];
             let mut value = entry_json(*scope, listed.entry, listed.not_shown);
-            value["score"] = json!((score * 1000.0).round() / 1000.0);
+            value["score"] = json!(search::shown_score(score));
             value
         })
         .collect();

@@ -211,22 +211,15 @@ pub fn search(term: &TerminalEnv, cmd: &MemorySearch) -> Result<String> {
     let entries = &read.memory.entries;
     let texts: Vec<String> = entries
         .iter()
-        .map(|e| match &e.rationale {
-            Some(why) => format!("{} {why}", e.text),
-            None => e.text.clone(),
-        })
+        .map(|e| search::document(&e.text, e.rationale.as_deref()))
         .collect();
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let hits: Vec<(usize, f64)> = search::rank(&cmd.query, &texts)
-        .into_iter()
-        .take(cmd.limit as usize)
-        .collect();
+    let hits = search::top(&cmd.query, &texts, cmd.limit as usize);
     if cmd.scope.json {
         let results: Vec<Value> = hits
             .iter()
             .map(|&(at, score)| {
                 let mut value = entry_json(&entries[at]);
-                value["score"] = json!((score * 1000.0).round() / 1000.0);
+                value["score"] = json!(search::shown_score(score));
                 value
             })
             .collect();
