@@ -7,7 +7,7 @@ use anyhow::Result;
 use crate::context::{pruning_on, Context};
 use crate::domain::event::ToolCall;
 use crate::domain::pressure::prune_limits;
-use crate::domain::prune::{prune, PRUNED_TOOLS};
+use crate::domain::prune::{may_prune, prune};
 use crate::domain::render::human_bytes;
 use crate::domain::session::SessionState;
 use crate::store::Stored;
@@ -15,7 +15,8 @@ use crate::store::Stored;
 /// What the model gets instead of `output`, or "" when it stays as it is. Never fails: a
 /// failure is logged, and the output stays whole.
 pub fn pruned(ctx: &Context, call: &ToolCall, output: &str) -> String {
-    if !pruning_on() || !PRUNED_TOOLS.contains(&call.tool) {
+    // Most outputs are short: known without reading the session's store.
+    if !pruning_on() || !may_prune(call.tool, output) {
         return String::new();
     }
     match try_pruned(ctx, call, output) {

@@ -72,6 +72,13 @@ impl Limits {
     }
 }
 
+/// Whether `output` of `tool` may be pruned under some limits: a pruned tool, and an output
+/// longer than the smallest limits. Cheap: tells the caller whether the limits are worth
+/// looking up.
+pub fn may_prune(tool: &str, output: &str) -> bool {
+    PRUNED_TOOLS.contains(&tool) && LIMITS.halved().exceeded_by(output)
+}
+
 /// A pruned output and what it left out.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Pruned {
