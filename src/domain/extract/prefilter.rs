@@ -10,8 +10,8 @@
 //! - `TS` (a TypeScript code, `TS2345`);
 //! - a line start: pytest's `E `, shellcheck's `^`, rubocop's `== file ==`, a lint code
 //!   (`F401`);
-//! - a colon before a number (`src/a.ts:3:`, rubocop's `C:  3:  5:`); when the whole text is
-//!   read at once, only a line's first colon after a path or a letter (`may_be_located`).
+//! - a line's first colon after a path and before a number (`src/a.ts:3:`), or after rubocop's
+//!   severity letter (`C:  3:  5:`).
 //!
 //! A rule added to the extractor must keep this true: the tests check it on every line of the
 //! fixtures and on generated lines.
@@ -82,7 +82,7 @@ pub(super) fn may_signal(line: &str) -> bool {
         || line.starts_with('^')
         || line.starts_with("== ")
         || starts_with_lint_code(line)
-        || has_colon_before_number(line.as_bytes())
+        || first_colon_may_be_located(line.as_bytes())
         || TYPESCRIPT_CODE.find(line.as_bytes()).is_some()
         || TRIGGERS.is_match(line)
 }
@@ -131,9 +131,9 @@ pub(super) fn lines_that_may_signal(text: &str, lines: &[&str]) -> Vec<bool> {
     flags
 }
 
-/// `:` then, after spaces, a digit.
-fn has_colon_before_number(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b':', bytes).any(|at| number_follows(&bytes[at + 1..]))
+/// `may_be_located` of the first colon of `line`.
+fn first_colon_may_be_located(line: &[u8]) -> bool {
+    memchr::memchr(b':', line).is_some_and(|at| may_be_located(&line[..at], &line[at + 1..]))
 }
 
 /// Whether the first colon of a line, between `before` (from the line's start) and `after`,
