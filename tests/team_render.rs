@@ -62,15 +62,6 @@ fn render(env: &Env, dir: &str, session: &str, prompt: Option<(&str, &str)>) -> 
     stdout(&out)
 }
 
-/// The workspace block of a render's output (before the hot state).
-fn block(rendered: &str) -> &str {
-    rendered
-        .split("\n\nHot session state")
-        .next()
-        .unwrap()
-        .trim_end()
-}
-
 fn warnings(env: &Env) -> Vec<String> {
     fs::read_to_string(env.data.join("ocmem.log"))
         .unwrap_or_default()

@@ -50,15 +50,6 @@ fn say(env: &Env, dir: &str, session: &str, message_id: &str, prompt: &str) -> S
     stdout(&out)
 }
 
-/// The workspace block of a render's output (before the hot state).
-fn block(rendered: &str) -> &str {
-    rendered
-        .split("\n\nHot session state")
-        .next()
-        .unwrap()
-        .trim_end()
-}
-
 #[test]
 fn a_memory_for_all_projects_said_in_one_workspace_shows_in_another() {
     let env = Env::new();

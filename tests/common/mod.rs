@@ -153,6 +153,15 @@ pub fn spawn_tool_after(data: &Path, event: &Value) -> std::process::Child {
     child
 }
 
+/// The memory block of a render's output (before the hot state).
+pub fn block(rendered: &str) -> &str {
+    rendered
+        .split("\n\nHot session state")
+        .next()
+        .unwrap()
+        .trim_end()
+}
+
 pub fn assert_success(out: &Output) {
     assert!(
         out.status.success() && out.stderr.is_empty(),
