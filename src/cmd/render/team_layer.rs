@@ -24,18 +24,15 @@ pub fn team_entries(store: &Store, directory: &str) -> Vec<TeamEntry> {
             .iter()
             .map(|p| format!("line {}: {}", p.line, p.kind.describe())),
     );
-    let (refused, entries): (Vec<TeamEntry>, Vec<TeamEntry>) = read
-        .memory
-        .entries
-        .into_iter()
-        .partition(|e| refusal(&e.text, e.rationale.as_deref()).is_some());
-    for entry in &refused {
-        if let Some(why) = refusal(&entry.text, entry.rationale.as_deref()) {
-            findings.push(format!(
+    let mut entries = Vec::with_capacity(read.memory.entries.len());
+    for entry in read.memory.entries {
+        match refusal(&entry.text, entry.rationale.as_deref()) {
+            Some(why) => findings.push(format!(
                 "line {}: not shown, {}",
                 entry.line,
                 why.describe()
-            ));
+            )),
+            None => entries.push(entry),
         }
     }
     if !findings.is_empty() {
