@@ -63,15 +63,24 @@ pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
 }
 
 /// Stores the session's context pressure when `usage` raises its level; never lowers it (a
-/// compaction, in `promote`, clears it). Below the first level nothing is read or locked.
+/// compaction, in `promote`, clears it). Below the first level nothing is read or locked, and
+/// at a level already stored nothing is locked.
 fn raise_pressure(ctx: &Context, session: SessionRef, usage: ContextUsage) -> Result<()> {
     if pressure::level_for(usage.tokens, usage.limit).is_none() {
         return Ok(());
     }
     let store = ctx.store();
     let workspace = store.workspace(session.directory);
+    let path = workspace.session_file(session.session_id);
+    // At a level already stored, as on most renders once it rose: no lock, no write.
+    let stored: Option<SessionState> = store.read(&path)?;
+    if stored
+        .is_some_and(|state| pressure::raised(state.context_pressure.as_ref(), usage).is_none())
+    {
+        return Ok(());
+    }
     store.update(
-        &workspace.session_file(session.session_id),
+        &path,
         || SessionState::new(session.session_id),
         |state| {
             if let Some(raised) = pressure::raised(state.context_pressure.as_ref(), usage) {
