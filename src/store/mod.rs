@@ -584,8 +584,18 @@ fn temp_prefix(path: &Path) -> String {
 }
 
 /// Replaces `path` with `bytes` through a temp file and a rename; with `durable`, fsyncs the
-/// file before the rename and the directory after it.
+/// file before the rename and the directory after it. The file is private to the user.
 fn write_atomically(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
+    write_atomically_with(path, bytes, durable, private_options())
+}
+
+/// `write_atomically`, creating the file with `options` (its permissions).
+fn write_atomically_with(
+    path: &Path,
+    bytes: &[u8],
+    durable: bool,
+    mut options: OpenOptions,
+) -> Result<()> {
     let unique = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -596,7 +606,7 @@ fn write_atomically(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
         std::process::id()
     ));
     let result = (|| -> Result<()> {
-        let mut file = private_options()
+        let mut file = options
             .write(true)
             .create_new(true)
             .open(&temp)

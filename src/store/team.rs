@@ -6,15 +6,15 @@
 //! kept in the data directory, so that nothing but the team file itself ever shows in
 //! `git status`.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::fs::{self, OpenOptions};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 
 use super::inventory::ORPHAN_TEMP_AGE_MS;
 use super::workspace::sha256_hex;
-use super::Store;
+use super::{temp_prefix, write_atomically_with, Store};
 use crate::domain::team::{self, TeamEntry, TeamMemory, TEAM_FILE};
 
 /// The directory of the team files' locks, under the data directory.
@@ -111,10 +111,10 @@ pub fn update_team<R>(
 /// before `now_ms` (their writer died before the rename), so they do not linger in
 /// `git status`. Under the team lock, so no live write's temp file is touched; best effort.
 fn remove_orphan_temps(path: &Path, now_ms: i64) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+    let Some(dir) = path.parent() else {
         return;
     };
-    let prefix = format!(".{}.tmp-", name.to_string_lossy());
+    let prefix = temp_prefix(path);
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -142,31 +142,7 @@ pub fn write_team(path: &Path, text: &str) -> Result<()> {
     }
     let dir = path.parent().context("the team file has no directory")?;
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let unique = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temp = dir.join(format!(".{name}.tmp-{}-{unique}", std::process::id()));
-    let result = (|| -> Result<()> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .with_context(|| format!("cannot create {}", temp.display()))?;
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.sync_data())
-            .with_context(|| format!("cannot write {}", temp.display()))?;
-        fs::rename(&temp, path).with_context(|| format!("cannot replace {}", path.display()))
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result?;
-    // Makes the rename itself durable.
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .with_context(|| format!("cannot sync directory {}", dir.display()))
+    write_atomically_with(path, text.as_bytes(), true, OpenOptions::new())
 }
 
 /// The lock of a repository's team file: in the data directory, keyed by the repository's
@@ -262,8 +238,8 @@ mod tests {
         let repo = tmp.path().join("repo");
         fs::create_dir_all(repo.join(".git")).unwrap();
         fs::create_dir_all(repo.join(".ocmem")).unwrap();
-        let left = repo.join(".ocmem/.memory.md.tmp-4242-17");
-        let other = repo.join(".ocmem/.notes.md.tmp-4242-17");
+        let left = repo.join(".ocmem/memory.md.tmp-4242-17");
+        let other = repo.join(".ocmem/notes.md.tmp-4242-17");
         fs::write(&left, "half a file").unwrap();
         fs::write(&other, "not ours").unwrap();
         let written_ms = fs::metadata(&left)
