@@ -23,18 +23,27 @@ fn texts(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-#[test]
-fn every_signalling_line_of_the_fixtures_passes_the_prefilter() {
+/// Every text of the tests' files, and again with escaped line breaks and tabs read as such:
+/// JSON fixtures hold outputs that way.
+fn fixture_texts() -> Vec<String> {
     let mut all = Vec::new();
     texts(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"),
         &mut all,
     );
+    let unescaped: Vec<String> = all
+        .iter()
+        .map(|text| text.replace("\\n", "\n").replace("\\t", "\t"))
+        .collect();
+    all.extend(unescaped);
+    all
+}
+
+#[test]
+fn every_signalling_line_of_the_fixtures_passes_the_prefilter() {
     let (mut lines, mut signalling, mut skipped) = (0, 0, 0);
-    for text in &all {
-        // JSON fixtures hold outputs with escaped newlines: read those lines too.
-        let unescaped = text.replace("\\n", "\n").replace("\\t", "\t");
-        for raw in text.lines().chain(unescaped.lines()) {
+    for text in &fixture_texts() {
+        for raw in text.lines() {
             let visible = visible_text(raw);
             let line = visible.trim();
             lines += 1;
@@ -59,28 +68,21 @@ fn every_signalling_line_of_the_fixtures_passes_the_prefilter() {
 
 #[test]
 fn error_lines_of_a_whole_text_are_those_of_each_line() {
-    let mut all = Vec::new();
-    texts(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"),
-        &mut all,
-    );
+    let mut all = fixture_texts();
     // Escapes, carriage returns, indentation and a text without a final line break too.
     all.push("ok\r\x1b[31merror: boom\x1b[0m\n  E   assert 1 == 2\n^-- SC2086\nfile.rs:3:1".into());
     all.push("\u{3000}C: 3: 5: Style/Foo\n  W:  12:  1: Lint\nat 12:30:01 ok\nduration_ms: 0.5\na b.c:1: x".into());
     let mut errors = 0;
     for text in &all {
-        let unescaped = text.replace("\\n", "\n").replace("\\t", "\t");
-        for text in [text, &unescaped] {
-            let lines: Vec<&str> = text.lines().collect();
-            let each: Vec<bool> = lines.iter().map(|line| is_error_line(line)).collect();
-            assert_eq!(
-                error_lines_of(text, &lines),
-                each,
-                "{}",
-                &text[..text.len().min(200)]
-            );
-            errors += each.iter().filter(|e| **e).count();
-        }
+        let lines: Vec<&str> = text.lines().collect();
+        let each: Vec<bool> = lines.iter().map(|line| is_error_line(line)).collect();
+        assert_eq!(
+            error_lines_of(text, &lines),
+            each,
+            "{}",
+            &text[..text.len().min(200)]
+        );
+        errors += each.iter().filter(|e| **e).count();
     }
     assert!(errors > 1_000, "{errors}");
 }
