@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use ocmem::domain::event::{FileChange, SessionRef, ToolCall, ToolKind};
-use ocmem::domain::memory::{mark_capped, render_block, WorkspaceMemory};
-use ocmem::domain::open_errors::{apply_bash, BashRun};
-use ocmem::domain::render::hot_state;
-use ocmem::domain::secrets::scrub;
-use ocmem::domain::session::FileAction;
-use ocmem::domain::session::SessionState;
-use ocmem::domain::tool_event::apply;
+use ocmem::domain::guard::secrets::scrub;
+use ocmem::domain::memory::workspace::{mark_capped, render_block, WorkspaceMemory};
+use ocmem::domain::prompt::hot_state::hot_state;
+use ocmem::domain::session::event::{FileChange, SessionRef, ToolCall, ToolKind};
+use ocmem::domain::session::open_errors::{apply_bash, BashRun};
+use ocmem::domain::session::state::FileAction;
+use ocmem::domain::session::state::SessionState;
+use ocmem::domain::session::tool_event::apply;
 use ocmem::store::Workspace;
 use serde_json::{json, Value};
 
@@ -271,7 +271,7 @@ fn write_memory(data: &Path, directory: &str, n: usize, now_ms: i64) {
             let kind = KINDS[i % KINDS.len()];
             let fact = FACTS[i / 4 % FACTS.len()].replace("{}", &i.to_string());
             let text = format!("Module {i} of {} {fact}", SUBJECTS[i % SUBJECTS.len()]);
-            let at = ocmem::domain::time::format_rfc3339_ms(now_ms - (n - i) as i64 * 60_000);
+            let at = ocmem::domain::base::time::format_rfc3339_ms(now_ms - (n - i) as i64 * 60_000);
             let mut entry = json!({"id": format!("mem_{now_ms}_{i:06x}"), "type": kind, "text": text,
                 "source": "compaction", "confidence": 0.75, "status": "active", "createdAt": at, "updatedAt": at});
             if kind == "decision" {
@@ -282,7 +282,7 @@ fn write_memory(data: &Path, directory: &str, n: usize, now_ms: i64) {
         .collect();
     let document = json!({"version": 1, "workspace": {"root": workspace.root, "key": workspace.key},
         "limits": {"maxRenderedChars": 5200, "maxEntries": 28}, "entries": entries,
-        "updatedAt": ocmem::domain::time::format_rfc3339_ms(now_ms)});
+        "updatedAt": ocmem::domain::base::time::format_rfc3339_ms(now_ms)});
     let mut memory: WorkspaceMemory = serde_json::from_value(document).unwrap();
     mark_capped(&mut memory);
     fs::create_dir_all(&workspace.dir).unwrap();
@@ -810,7 +810,7 @@ fn in_process(memory: &WorkspaceMemory) -> String {
             let id = format!("c{i}");
             let call = ToolCall {
                 session: SessionRef {
-                    host: ocmem::domain::host_name::HostName::OpenCode,
+                    host: ocmem::domain::base::host_name::HostName::OpenCode,
                     directory: DIR,
                     session_id: SESSION,
                 },

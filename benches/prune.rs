@@ -9,8 +9,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ocmem::domain::extract::is_error_line;
-use ocmem::domain::prune::{prune, Limits, LIMITS};
+use ocmem::domain::shell::extract::is_error_line;
+use ocmem::domain::shell::prune::{prune, Limits, LIMITS};
 
 /// The average share of characters kept that the outputs must not exceed.
 const KEPT_TARGET: f64 = 0.40;

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::domain::host_name::HostName;
-use crate::domain::memory::Source;
-use crate::domain::memory_type::MemoryType;
+use crate::domain::base::host_name::HostName;
+use crate::domain::memory::kind::MemoryType;
+use crate::domain::memory::workspace::Source;
 
 const ABOUT: &str = "Working memory for AI coding agents that survives context compaction";
 

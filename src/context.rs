@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use crate::domain::host_name::HostName;
-use crate::domain::time::parse_rfc3339;
+use crate::domain::base::host_name::HostName;
+use crate::domain::base::time::parse_rfc3339;
 use crate::store::Store;
 
 /// The data directory's name under `$XDG_DATA_HOME` (or `~/.local/share`), shared with the

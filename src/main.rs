@@ -5,7 +5,7 @@ use clap::Parser;
 use ocmem::cli::{hook_argv, Cli};
 use ocmem::cmd::Run;
 use ocmem::context::Context;
-use ocmem::domain::render::one_line;
+use ocmem::domain::base::text::one_line;
 
 fn main() -> ExitCode {
     // Hooks run on every tool call: their plain command lines skip building clap's tree.

@@ -4,7 +4,7 @@
 //! how). The rules were written from the `rules` split; the `holdout` split measures them on
 //! lines they were not written from.
 
-use ocmem::domain::candidates::{gate, parse_candidates};
+use ocmem::domain::capture::candidates::{gate, parse_candidates};
 use serde::Deserialize;
 
 const LANGUAGES: [(&str, &str); 8] = [

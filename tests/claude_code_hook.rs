@@ -6,8 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use ocmem::domain::event::{FileChange, ToolKind};
-use ocmem::domain::session::FileAction;
+use ocmem::domain::session::event::{FileChange, ToolKind};
+use ocmem::domain::session::state::FileAction;
 use ocmem::host::claude_code::{decode, HookEvent};
 use serde_json::{json, Value};
 

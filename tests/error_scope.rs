@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use ocmem::domain::open_errors::{apply_bash, mark_maybe_fixed, BashRun};
-use ocmem::domain::session::{ErrorStatus, OpenError};
+use ocmem::domain::session::open_errors::{apply_bash, mark_maybe_fixed, BashRun};
+use ocmem::domain::session::state::{ErrorStatus, OpenError};
 use proptest::prelude::*;
 
 const SEQUENCES: &str = include_str!("fixtures/scope/sequences.txt");

@@ -4,7 +4,7 @@
 //! measured against the targets (at least 95 % of memories captured, at most one wrong
 //! capture in 50 messages).
 
-use ocmem::domain::explicit::capture;
+use ocmem::domain::capture::explicit::capture;
 use serde_json::Value;
 
 const LANGUAGES: &[&str] = &[

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeSet;
 
-use ocmem::domain::explicit::forget_requests;
-use ocmem::domain::memory::EntryStatus;
-use ocmem::domain::supersede::apply_forgets;
+use ocmem::domain::capture::explicit::forget_requests;
+use ocmem::domain::memory::workspace::EntryStatus;
+use ocmem::domain::steer::supersede::apply_forgets;
 
 mod steering_corpus;
 

@@ -3,7 +3,7 @@
 //! made): each instruction is found as its kind, also once obfuscated in each way the module
 //! undoes, and each look-alike passes.
 
-use ocmem::domain::injection::{instructs_agent, InjectionKind};
+use ocmem::domain::guard::injection::{instructs_agent, InjectionKind};
 use serde_json::Value;
 
 const CASES: &str = include_str!("fixtures/injection/cases.jsonl");

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use ocmem::domain::injection::instructs_agent;
+use ocmem::domain::guard::injection::instructs_agent;
 use serde_json::{json, Value};
 
 const DIR: &str = "/nonexistent/ocmem-tests/injection";

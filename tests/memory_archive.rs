@@ -20,7 +20,7 @@ fn workspace_dir(env: &Env) -> PathBuf {
 }
 
 fn iso(ms: i64) -> String {
-    ocmem::domain::time::format_rfc3339_ms(ms)
+    ocmem::domain::base::time::format_rfc3339_ms(ms)
 }
 
 fn entry(id: &str, text: &str, status: &str, days_ago: i64) -> Value {

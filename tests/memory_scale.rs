@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use ocmem::domain::candidates::{gate, parse_candidates};
-use ocmem::domain::memory::{
+use ocmem::domain::capture::candidates::{gate, parse_candidates};
+use ocmem::domain::memory::workspace::{
     merge, render_block, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
 };
 use serde_json::{json, Value};
@@ -29,7 +29,9 @@ fn grown_store() -> Value {
     let kinds = ["feedback", "project", "decision", "reference"];
     let entries: Vec<Value> = (0..ENTRIES)
         .map(|i| {
-            let at = ocmem::domain::time::format_rfc3339_ms(NOW_MS - (ENTRIES - i) as i64 * 60_000);
+            let at = ocmem::domain::base::time::format_rfc3339_ms(
+                NOW_MS - (ENTRIES - i) as i64 * 60_000,
+            );
             let text = if i % 5 == 1 {
                 format!("Ｒｅｐｌｙ in Traditional Chinese for module {i}")
             } else {

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use common::*;
-use ocmem::domain::memory::{render_block, WorkspaceMemory};
+use ocmem::domain::memory::workspace::{render_block, WorkspaceMemory};
 use serde_json::{json, Value};
 
 const DIR: &str = "/nonexistent/ocmem-tests/top";
@@ -36,7 +36,9 @@ fn seed(env: &Env) {
     let sources = ["compaction", "manual"];
     let entries: Vec<Value> = (0..400)
         .map(|i| {
-            let at = ocmem::domain::time::format_rfc3339_ms(NOW_MS - (400 - i) as i64 * 86_400_000);
+            let at = ocmem::domain::base::time::format_rfc3339_ms(
+                NOW_MS - (400 - i) as i64 * 86_400_000,
+            );
             json!({"id": format!("mem_1_{i:04}"), "type": kinds[i % 2],
                    "text": format!("Package {i} is built with the shared cache"),
                    "source": sources[i % 3 % 2],

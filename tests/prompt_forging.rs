@@ -35,7 +35,7 @@ const HIDDEN: &[char] = &[
 ];
 
 /// Every line of structure a block has: nothing else may start a line but a bullet.
-const LABELS: &[&str] = ocmem::domain::render::STRUCTURE_LABELS;
+const LABELS: &[&str] = ocmem::domain::guard::structure::STRUCTURE_LABELS;
 
 /// `text` written in tag characters: invisible, yet read by a model.
 fn tagged(text: &str) -> String {

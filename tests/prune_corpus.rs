@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use ocmem::domain::extract::is_error_line;
-use ocmem::domain::prune::{prune, Limits, LIMITS};
+use ocmem::domain::shell::extract::is_error_line;
+use ocmem::domain::shell::prune::{prune, Limits, LIMITS};
 
 /// Each fixture, its tool, and lines picked by hand that a reader of the failure needs. For a
 /// `bash` output every error line is needed too; the lines of a search or a listing are results,

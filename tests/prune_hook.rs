@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::*;
-use ocmem::domain::extract::is_error_line;
+use ocmem::domain::shell::extract::is_error_line;
 use serde_json::{json, Value};
 
 /// `NOW` as Unix milliseconds.

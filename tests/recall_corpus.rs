@@ -2,7 +2,7 @@
 //! `tests/fixtures/recall/` (see its README): each case is a message and whether it asks what
 //! happened in an earlier session. Every case must pass, the decoys as much as the requests.
 
-use ocmem::domain::explicit::recall::asks_to_recall;
+use ocmem::domain::capture::explicit::recall::asks_to_recall;
 use serde_json::Value;
 
 const LANGUAGES: &[&str] = &[

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use ocmem::domain::secrets::{scrub, secret_kinds};
+use ocmem::domain::guard::secrets::{scrub, secret_kinds};
 
 const CORPUS: &str = include_str!("fixtures/secrets/corpus.tsv");
 

@@ -8,8 +8,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use ocmem::context::Context;
-use ocmem::domain::memory::{render_block, WorkspaceMemory};
-use ocmem::domain::session::SessionState;
+use ocmem::domain::memory::workspace::{render_block, WorkspaceMemory};
+use ocmem::domain::session::state::SessionState;
 use ocmem::store::{lock_path, Store, Updated};
 use serde_json::json;
 
@@ -129,14 +129,14 @@ fn memory_with(store: &Store, texts: &[&str]) -> PathBuf {
             || WorkspaceMemory::new(&workspace.root, &workspace.key),
             |memory| {
                 for text in texts {
-                    ocmem::domain::memory::merge(
+                    ocmem::domain::memory::workspace::merge(
                         memory,
-                        ocmem::domain::memory::NewMemory {
-                            kind: ocmem::domain::memory_type::MemoryType::Project,
+                        ocmem::domain::memory::workspace::NewMemory {
+                            kind: ocmem::domain::memory::kind::MemoryType::Project,
                             text: text.to_string(),
                             rationale: None,
-                            source: ocmem::domain::memory::Source::Compaction,
-                            confidence: ocmem::domain::memory::COMPACTION_CONFIDENCE,
+                            source: ocmem::domain::memory::workspace::Source::Compaction,
+                            confidence: ocmem::domain::memory::workspace::COMPACTION_CONFIDENCE,
                         },
                         NOW_MS,
                     );

@@ -2,7 +2,7 @@
 
 mod common;
 
-use ocmem::domain::host_name::HostName;
+use ocmem::domain::base::host_name::HostName;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -8,9 +8,9 @@
 
 use std::collections::BTreeSet;
 
-use ocmem::domain::explicit::capture;
-use ocmem::domain::memory::{merge, EntryStatus, Merged};
-use ocmem::domain::supersede::{replace, updated_by};
+use ocmem::domain::capture::explicit::capture;
+use ocmem::domain::memory::workspace::{merge, EntryStatus, Merged};
+use ocmem::domain::steer::supersede::{replace, updated_by};
 
 mod steering_corpus;
 

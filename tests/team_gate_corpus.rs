@@ -2,7 +2,7 @@
 //! of the team file, and each text that holds, or still looks like, a secret or an instruction
 //! is refused for the reason the row names.
 
-use ocmem::domain::team::gate::{refusal, Refusal};
+use ocmem::domain::memory::team::gate::{refusal, Refusal};
 
 const CORPUS: &str = include_str!("fixtures/team-gate/corpus.tsv");
 

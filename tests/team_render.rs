@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
-use ocmem::domain::memory_type::MemoryType;
-use ocmem::domain::render::{TEAM_HEADER, USER_HEADER, WORKSPACE_HEADER};
-use ocmem::domain::team::{render as render_team, TeamEntry, TEAM_FILE};
+use ocmem::domain::guard::structure::{TEAM_HEADER, USER_HEADER, WORKSPACE_HEADER};
+use ocmem::domain::memory::kind::MemoryType;
+use ocmem::domain::memory::team::{render as render_team, TeamEntry, TEAM_FILE};
 use serde_json::{json, Value};
 
 /// A git repository with a subdirectory, in the env's temporary directory.

@@ -6,10 +6,12 @@
 mod common;
 
 use common::*;
-use ocmem::domain::memory::{Merged, NewMemory, Source, MAX_RENDERED_CHARS, MAX_RENDERED_ENTRIES};
-use ocmem::domain::memory_type::MemoryType;
-use ocmem::domain::render::{USER_HEADER, WORKSPACE_HEADER};
-use ocmem::domain::user_memory::{USER_RENDERED_CHARS, USER_RENDERED_ENTRIES};
+use ocmem::domain::guard::structure::{USER_HEADER, WORKSPACE_HEADER};
+use ocmem::domain::memory::kind::MemoryType;
+use ocmem::domain::memory::workspace::{
+    Merged, NewMemory, Source, MAX_RENDERED_CHARS, MAX_RENDERED_ENTRIES,
+};
+use ocmem::domain::prompt::user_memory::{USER_RENDERED_CHARS, USER_RENDERED_ENTRIES};
 use ocmem::store::Store;
 use serde_json::{json, Value};
 

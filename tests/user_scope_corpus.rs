@@ -4,7 +4,7 @@
 //! capture nothing. And no message of the explicit-memory corpus, none of which speaks of
 //! other projects, is taken for user memory.
 
-use ocmem::domain::explicit::{capture, Scope};
+use ocmem::domain::capture::explicit::{capture, Addressee};
 use serde_json::Value;
 
 const LANGUAGES: &[&str] = &[
@@ -22,10 +22,10 @@ fn lines(dir: &str, language: &str) -> Vec<Value> {
         .collect()
 }
 
-fn scope_name(scope: Scope) -> &'static str {
+fn scope_name(scope: Addressee) -> &'static str {
     match scope {
-        Scope::User => "user",
-        Scope::Workspace => "workspace",
+        Addressee::User => "user",
+        Addressee::Workspace => "workspace",
     }
 }
 
@@ -83,7 +83,12 @@ fn no_message_of_the_explicit_corpus_is_taken_for_user_memory() {
     for language in LANGUAGES {
         for case in lines("explicit", language) {
             for memory in capture(case["message"].as_str().unwrap()) {
-                assert_eq!(memory.scope, Scope::Workspace, "{}: {memory:?}", case["id"]);
+                assert_eq!(
+                    memory.scope,
+                    Addressee::Workspace,
+                    "{}: {memory:?}",
+                    case["id"]
+                );
             }
         }
     }

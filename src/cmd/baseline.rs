@@ -11,8 +11,9 @@ use anyhow::{bail, Context as _, Result};
 use super::{print, Run};
 use crate::cli::Baseline;
 use crate::context::Context;
-use crate::domain::audit::{self, StoreInput, Stored, WorkspaceInput};
-use crate::store::inventory::{scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
+use crate::domain::upkeep::audit::{self, StoreInput, Stored, WorkspaceInput};
+use crate::store::inventory::{scan, FileInfo, WorkspaceFiles};
+use crate::store::layout::MEMORY_FILE;
 use crate::store::switch::is_off_in;
 use crate::store::{Document, Store};
 
@@ -108,7 +109,7 @@ fn off_lines(disabled: bool, off: &[&str]) -> String {
 /// Reads every store of one workspace directory, read-only.
 fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result<WorkspaceInput> {
     let memory = match &files.memory {
-        Some(info) => read::<crate::domain::memory::WorkspaceMemory>(store, info)?,
+        Some(info) => read::<crate::domain::memory::workspace::WorkspaceMemory>(store, info)?,
         None => StoreInput {
             path: files.dir.join(MEMORY_FILE),
             stored: Stored::Missing,

@@ -6,11 +6,11 @@ use anyhow::Result;
 use super::{run_hook, Run};
 use crate::cli::Compact;
 use crate::context::Context;
-use crate::domain::event::SessionRef;
-use crate::domain::layers::{render_layers, Layers};
-use crate::domain::memory::WorkspaceMemory;
-use crate::domain::render::hot_state;
-use crate::domain::session::SessionState;
+use crate::domain::memory::workspace::WorkspaceMemory;
+use crate::domain::prompt::hot_state::hot_state;
+use crate::domain::prompt::layers::{render_layers, Layers};
+use crate::domain::session::event::SessionRef;
+use crate::domain::session::state::SessionState;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 

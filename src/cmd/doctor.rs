@@ -14,13 +14,13 @@ use super::init::{find_plugins, read_config, read_settings, Places};
 use super::{print, Run};
 use crate::cli::Doctor;
 use crate::context::{Context, InstallEnv};
-use crate::domain::doctor::{
+use crate::domain::base::host_name::HostName;
+use crate::domain::base::install_level::Level;
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::upkeep::doctor::{
     self, AdoptedFrom, BinaryCheck, DataDir, HostReport, InstallReport, Report, ThisBinary,
     Warning, WorkspaceInfo,
 };
-use crate::domain::host_name::HostName;
-use crate::domain::install_level::Level;
-use crate::domain::time::format_rfc3339_ms;
 use crate::host::claude_code::settings as claude;
 use crate::host::codex::hooks_file as codex;
 use crate::host::gemini::settings as gemini;
@@ -125,7 +125,7 @@ fn team_info(dir: &std::path::Path) -> Option<doctor::TeamInfo> {
     }
     let mut findings: Vec<String> = read.unreadable.iter().cloned().collect();
     findings.extend(
-        crate::domain::team::check::findings(&read.memory)
+        crate::domain::memory::team::check::findings(&read.memory)
             .iter()
             .map(|f| f.check_line()),
     );
@@ -226,7 +226,7 @@ fn claude_code_installs(
                 out.push(InstallReport {
                     level,
                     path: display(&path),
-                    error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
+                    error: Some(crate::domain::base::text::one_line(&format!("{e:#}"))),
                     binaries: Vec::new(),
                     missing_events: Vec::new(),
                     untrusted_events: Vec::new(),
@@ -266,7 +266,7 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
             out.push(InstallReport {
                 level,
                 path: display(&path),
-                error: Some(crate::domain::render::one_line(&format!("{e:#}"))),
+                error: Some(crate::domain::base::text::one_line(&format!("{e:#}"))),
                 binaries: Vec::new(),
                 missing_events: Vec::new(),
                 untrusted_events: Vec::new(),
@@ -395,7 +395,7 @@ fn codex_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Vec
     let (file, config) = match read {
         Ok(read) => read,
         Err(e) => {
-            report.error = Some(crate::domain::render::one_line(&format!("{e:#}")));
+            report.error = Some(crate::domain::base::text::one_line(&format!("{e:#}")));
             out.push(report);
             return;
         }

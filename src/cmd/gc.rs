@@ -20,15 +20,18 @@ use serde_json::json;
 use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
-use crate::domain::digest::Ending;
-use crate::domain::false_positive::judge;
-use crate::domain::memory::WorkspaceMemory;
-use crate::domain::render::{human_bytes, one_line};
-use crate::domain::session::{OpenError, SessionState};
-use crate::domain::sweep::{idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind};
-use crate::domain::verified::{remove_rejected, RemovedCommand};
-use crate::store::digests::DIGESTS_DIR;
-use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles, MEMORY_FILE};
+use crate::domain::base::text::{human_bytes, one_line};
+use crate::domain::memory::workspace::WorkspaceMemory;
+use crate::domain::session::digest::Ending;
+use crate::domain::session::false_positive::judge;
+use crate::domain::session::state::{OpenError, SessionState};
+use crate::domain::shell::verified::{remove_rejected, RemovedCommand};
+use crate::domain::upkeep::sweep::{
+    idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind,
+};
+use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles};
+use crate::store::layout::DIGESTS_DIR;
+use crate::store::layout::MEMORY_FILE;
 use crate::store::memory_top;
 use crate::store::{
     lock_path, remove_dir_if_empty, remove_file, Document, Store, Stored, QUARANTINE_KEPT,
@@ -537,7 +540,7 @@ fn removed_verified(
         workspace: workspace.key.clone(),
         memory_file: memory_file.to_path_buf(),
         category: removed.category.as_str(),
-        command: crate::domain::secrets::scrub(&removed.command).into_owned(),
+        command: crate::domain::guard::secrets::scrub(&removed.command).into_owned(),
         count: removed.count,
         rule: removed.why.rule(),
         reason: removed.why.reason(),

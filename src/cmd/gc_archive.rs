@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::cli::Gc;
 use crate::context::Context;
-use crate::domain::archive::Restored;
+use crate::domain::memory::archive::Restored;
 use crate::store::archive::{archive_due, archive_path, read_archive, restore_archived, Archived};
 use crate::store::inventory::{scan, WorkspaceFiles};
 use crate::store::Store;
@@ -41,7 +41,7 @@ pub fn restore(ctx: &Context, gc: &Gc, id: &str) -> Result<String> {
     let mut holders = Vec::new();
     let mut memory_files: Vec<PathBuf> = scan(&ctx.data_dir, only.as_deref())?
         .iter()
-        .map(|workspace| workspace.dir.join(crate::store::inventory::MEMORY_FILE))
+        .map(|workspace| workspace.dir.join(crate::store::layout::MEMORY_FILE))
         .collect();
     // User memory's archive is searched too, unless one workspace was named.
     if only.is_none() {

@@ -7,7 +7,7 @@ use super::sessions::target_workspace;
 use super::Run;
 use crate::cli::Handoff;
 use crate::context::Context;
-use crate::domain::digest::handoff::handoff;
+use crate::domain::session::digest::handoff::handoff;
 
 impl Run for Handoff {
     fn run(&self, ctx: &Context) -> Result<()> {

@@ -13,8 +13,8 @@ use anyhow::{anyhow, Result};
 use super::{input, print, Run};
 use crate::cli::{Hook, HookHost};
 use crate::context::Context;
-use crate::domain::host_name::HostName;
-use crate::domain::render::one_line;
+use crate::domain::base::host_name::HostName;
+use crate::domain::base::text::one_line;
 use crate::store::warnings;
 
 /// Decodes a host's event and returns what to print.

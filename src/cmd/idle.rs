@@ -6,7 +6,7 @@ use anyhow::Result;
 use super::{run_hook, Run};
 use crate::cli::Idle;
 use crate::context::Context;
-use crate::domain::digest::Ending;
+use crate::domain::session::digest::Ending;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 

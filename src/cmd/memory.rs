@@ -21,11 +21,11 @@ use crate::cli::{
     MemoryImport, MemoryList, MemoryRestore, MemoryScope, MemorySearch, MemoryShow,
 };
 use crate::context::{Context, TerminalEnv};
-use crate::domain::archive::Restored;
-use crate::domain::layers::Layers;
-use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, WorkspaceMemory};
-use crate::domain::memory_edit::{self, Changed, Edited, Listed, NotShown, Part};
-use crate::domain::search;
+use crate::domain::memory::archive::Restored;
+use crate::domain::memory::search;
+use crate::domain::memory::workspace::{EntryStatus, MemoryEntry, Merged, WorkspaceMemory};
+use crate::domain::prompt::layers::Layers;
+use crate::domain::steer::edit::{self, Changed, Edited, Listed, NotShown, Part};
 use crate::store::archive::{archive_path, read_archive, restore_archived};
 use crate::store::switch::{is_off, off_marker};
 use crate::store::user_memory::USER_KEY;
@@ -161,7 +161,7 @@ fn listing<'a>(
     now_ms: i64,
 ) -> Vec<Listed<'a>> {
     if target.is_user() {
-        return memory_edit::listing_with(Part::User, Some(memory), None, memory, now_ms);
+        return edit::listing_with(Part::User, Some(memory), None, memory, now_ms);
     }
     let user = ops::read_store(store, &store.user_memory_file())
         .ok()
@@ -173,7 +173,7 @@ fn listing<'a>(
         team: &team,
         workspace: Some(memory),
     };
-    memory_edit::listing_layered(Part::Workspace, layers, memory, now_ms)
+    edit::listing_layered(Part::Workspace, layers, memory, now_ms)
 }
 
 /// The memory as it is (none yet: empty), for reading.
@@ -301,7 +301,7 @@ fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShow) -> Result<String> {
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
     let entries = with_archive(&workspace, &memory)?;
-    let at = memory_edit::find(&entries, &cmd.id).map_err(anyhow::Error::msg)?;
+    let at = edit::find(&entries, &cmd.id).map_err(anyhow::Error::msg)?;
     let entry = &entries[at];
     let archived = at >= memory.entries.len();
     let not_shown = if archived {
@@ -313,7 +313,7 @@ fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShow) -> Result<String> {
             .and_then(|l| l.not_shown)
     };
     let all: Vec<&MemoryEntry> = entries.iter().collect();
-    let history = memory_edit::history(&all, entry);
+    let history = edit::history(&all, entry);
     if cmd.scope.json {
         let mut value = entry_json(entry, not_shown);
         value["archived"] = json!(archived);
@@ -336,11 +336,9 @@ fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String> {
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     // Checked before the store is touched: bad input changes nothing on disk.
-    let text = memory_edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
+    let text = edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
     if cmd.agent {
-        if let Some(refused) =
-            memory_edit::agent_refusal(&text, memory_edit::kind_of(&text, cmd.kind))
-        {
+        if let Some(refused) = edit::agent_refusal(&text, edit::kind_of(&text, cmd.kind)) {
             bail!("{refused}");
         }
     }
@@ -372,7 +370,7 @@ fn edit(ctx: &Context, term: &TerminalEnv, cmd: &MemoryEdit) -> Result<String> {
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
-    let at = memory_edit::find(&memory.entries, &cmd.id).map_err(anyhow::Error::msg)?;
+    let at = edit::find(&memory.entries, &cmd.id).map_err(anyhow::Error::msg)?;
     let entry = &memory.entries[at];
     if entry.status != EntryStatus::Active {
         bail!("{} is superseded; restore it first to edit it", entry.id);
@@ -381,7 +379,7 @@ fn edit(ctx: &Context, term: &TerminalEnv, cmd: &MemoryEdit) -> Result<String> {
         Some(text) => text.clone(),
         None => editor::edit_text(term, entry)?,
     };
-    memory_edit::checked_text(&text).map_err(anyhow::Error::msg)?;
+    edit::checked_text(&text).map_err(anyhow::Error::msg)?;
     let edited = ops::edit_in_store(&store, &workspace.memory_file(), &entry.id, &text)?;
     if cmd.scope.json {
         return pretty(&match &edited {
@@ -410,11 +408,11 @@ fn forget(ctx: &Context, term: &TerminalEnv, cmd: &MemoryForget) -> Result<Strin
     let memory = read(&store, &workspace)?;
     let ids: Vec<String> = match (&cmd.id, &cmd.matching) {
         (Some(id), _) => {
-            let at = memory_edit::find(&memory.entries, id).map_err(anyhow::Error::msg)?;
+            let at = edit::find(&memory.entries, id).map_err(anyhow::Error::msg)?;
             vec![memory.entries[at].id.clone()]
         }
         (None, Some(query)) => {
-            let found = memory_edit::matching(&memory, query);
+            let found = edit::matching(&memory, query);
             match found.len() {
                 0 => bail!("no active entry holds every word of {query:?}; nothing was changed"),
                 1 => vec![memory.entries[found[0]].id.clone()],
@@ -474,7 +472,7 @@ fn restore(ctx: &Context, term: &TerminalEnv, cmd: &MemoryRestore) -> Result<Str
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
     let path = workspace.memory_file();
-    let (id, superseded, already) = match memory_edit::find(&memory.entries, &cmd.id) {
+    let (id, superseded, already) = match edit::find(&memory.entries, &cmd.id) {
         Ok(_) => {
             let (id, changed) = ops::restore_in_store(&store, &path, &cmd.id)?;
             match changed {
@@ -485,7 +483,7 @@ fn restore(ctx: &Context, term: &TerminalEnv, cmd: &MemoryRestore) -> Result<Str
         // Not in the store: perhaps in its archive.
         Err(live_error) => {
             let entries = with_archive(&workspace, &memory)?;
-            let Ok(at) = memory_edit::find(&entries, &cmd.id) else {
+            let Ok(at) = edit::find(&entries, &cmd.id) else {
                 bail!("{live_error}");
             };
             let id = entries[at].id.clone();
@@ -523,10 +521,7 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
         .into_iter()
         .filter(|l| l.entry.status == EntryStatus::Active)
         .collect();
-    let texts: Vec<String> = listed
-        .iter()
-        .map(|l| memory_edit::searchable(l.entry))
-        .collect();
+    let texts: Vec<String> = listed.iter().map(|l| edit::searchable(l.entry)).collect();
     let hits = search::top(&cmd.query, &texts, cmd.limit as usize);
     if cmd.scope.json {
         let results: Vec<Value> = hits
@@ -573,7 +568,7 @@ fn export(ctx: &Context, term: &TerminalEnv, cmd: &MemoryExport) -> Result<Strin
         doc.updated_at = memory.updated_at.clone();
         return pretty(&serde_json::to_value(&doc)?);
     }
-    Ok(memory_edit::to_markdown(&memory, &active))
+    Ok(edit::to_markdown(&memory, &active))
 }
 
 fn import(ctx: &Context, term: &TerminalEnv, cmd: &MemoryImport) -> Result<String> {
@@ -589,7 +584,7 @@ fn import(ctx: &Context, term: &TerminalEnv, cmd: &MemoryImport) -> Result<Strin
             other => other,
         };
         if let Some(version) = value.get("version").and_then(Value::as_u64) {
-            if version > crate::domain::memory::MEMORY_VERSION {
+            if version > crate::domain::memory::workspace::MEMORY_VERSION {
                 bail!(
                     "{} has format version {version}, newer than this ocmem understands; nothing was imported",
                     cmd.file.display()
@@ -602,10 +597,9 @@ fn import(ctx: &Context, term: &TerminalEnv, cmd: &MemoryImport) -> Result<Strin
                 cmd.file.display()
             )
         })?;
-        memory_edit::from_store(&memory)
+        edit::from_store(&memory)
     } else {
-        memory_edit::from_markdown(&text)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", cmd.file.display()))?
+        edit::from_markdown(&text).map_err(|e| anyhow::anyhow!("{}: {e}", cmd.file.display()))?
     };
     if news.is_empty() {
         bail!(

@@ -28,7 +28,7 @@ use anyhow::{Context as _, Result};
 
 use crate::cli::Command;
 use crate::context::Context;
-use crate::domain::host_name::HostName;
+use crate::domain::base::host_name::HostName;
 
 pub trait Run {
     fn run(&self, ctx: &Context) -> Result<()>;

@@ -8,15 +8,15 @@ use serde_json::json;
 use super::{run_hook, Run};
 use crate::cli::Promote;
 use crate::context::Context;
-use crate::domain::candidates::{gate, parse_candidates, Candidate};
-use crate::domain::digest::Ending;
-use crate::domain::event::Compaction;
-use crate::domain::memory::{
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::capture::candidates::{gate, parse_candidates, Candidate};
+use crate::domain::guard::secrets::scrub;
+use crate::domain::memory::workspace::{
     merge_all, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
 };
-use crate::domain::secrets::scrub;
-use crate::domain::session::SessionState;
-use crate::domain::time::format_rfc3339_ms;
+use crate::domain::session::digest::Ending;
+use crate::domain::session::event::Compaction;
+use crate::domain::session::state::SessionState;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::Updated;

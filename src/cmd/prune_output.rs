@@ -5,11 +5,11 @@
 use anyhow::Result;
 
 use crate::context::{pruning_on, Context};
-use crate::domain::event::ToolCall;
-use crate::domain::pressure::prune_limits;
-use crate::domain::prune::{may_prune, prune};
-use crate::domain::render::human_bytes;
-use crate::domain::session::SessionState;
+use crate::domain::base::text::human_bytes;
+use crate::domain::session::event::ToolCall;
+use crate::domain::session::pressure::prune_limits;
+use crate::domain::session::state::SessionState;
+use crate::domain::shell::prune::{may_prune, prune};
 use crate::store::Stored;
 
 /// What the model gets instead of `output`, or "" when it stays as it is. Never fails: a

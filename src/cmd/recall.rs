@@ -7,10 +7,10 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use crate::domain::digest::recollection::recollection;
-use crate::domain::event::SessionRef;
-use crate::domain::explicit::recall::asks_to_recall;
-use crate::domain::session::SessionState;
+use crate::domain::capture::explicit::recall::asks_to_recall;
+use crate::domain::session::digest::recollection::recollection;
+use crate::domain::session::event::SessionRef;
+use crate::domain::session::state::SessionState;
 use crate::store::workspace::sha256_hex;
 use crate::store::{Store, Workspace};
 

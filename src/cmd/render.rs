@@ -9,21 +9,21 @@ use serde_json::{json, Value};
 use super::{run_hook, Run};
 use crate::cli::Render;
 use crate::context::Context;
-use crate::domain::event::{Prompt, SessionRef};
-use crate::domain::explicit::{self, ExplicitMemory, ForgetRequest, Scope};
-use crate::domain::injection::instructs_agent;
-use crate::domain::layers::{render_layers, Layers};
-use crate::domain::memory::{
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::capture::explicit::{self, Addressee, ExplicitMemory, ForgetRequest};
+use crate::domain::guard::injection::instructs_agent;
+use crate::domain::memory::kind::MemoryType;
+use crate::domain::memory::team::TeamEntry;
+use crate::domain::memory::workspace::{
     merge, merge_all, standalone_entry, MemoryEntry, Merged, NewMemory, Source, WorkspaceMemory,
     EXPLICIT_CONFIDENCE,
 };
-use crate::domain::memory_type::MemoryType;
-use crate::domain::pressure::{self, ContextUsage};
-use crate::domain::render::hot_state;
-use crate::domain::session::SessionState;
-use crate::domain::supersede::{self, apply_forgets, forget_note};
-use crate::domain::team::TeamEntry;
-use crate::domain::time::format_rfc3339_ms;
+use crate::domain::prompt::hot_state::hot_state;
+use crate::domain::prompt::layers::{render_layers, Layers};
+use crate::domain::session::event::{Prompt, SessionRef};
+use crate::domain::session::pressure::{self, ContextUsage};
+use crate::domain::session::state::SessionState;
+use crate::domain::steer::supersede::{self, apply_forgets, forget_note};
 use crate::host::json::parse_event;
 use crate::host::opencode;
 use crate::store::{Store, Updated, Workspace};
@@ -244,7 +244,7 @@ fn store_captured(
     render: Option<BlockWith>,
 ) -> Result<Filed> {
     let (for_user, captured): (Vec<&ExplicitMemory>, Vec<&ExplicitMemory>) =
-        captured.iter().partition(|c| c.scope == Scope::User);
+        captured.iter().partition(|c| c.scope == Addressee::User);
     let user_pending = pending(store_for_user(ctx, store, &for_user)?);
     if captured.is_empty() && forgets.is_empty() {
         return Ok(Filed {

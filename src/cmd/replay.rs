@@ -373,7 +373,8 @@ fn show_turn(
         return Ok(());
     };
     turn.shown = true;
-    let prompt = crate::domain::render::one_line(&crate::domain::secrets::scrub(&turn.prompt));
+    let prompt =
+        crate::domain::base::text::one_line(&crate::domain::guard::secrets::scrub(&turn.prompt));
     let prompt = if prompt.chars().count() > 100 {
         format!("{}…", prompt.chars().take(99).collect::<String>())
     } else {

@@ -7,8 +7,8 @@ use anyhow::{bail, Context as _, Result};
 use super::Run;
 use crate::cli::Sessions;
 use crate::context::Context;
-use crate::domain::digest::{cut, SessionDigest};
-use crate::store::digests::DIGESTS_DIR;
+use crate::domain::session::digest::{cut, SessionDigest};
+use crate::store::layout::DIGESTS_DIR;
 use crate::store::{Store, Workspace};
 
 impl Run for Sessions {

@@ -1,38 +1,14 @@
 //! Pure domain logic: functions from data to data, with no I/O, no clock and no environment.
+//!
+//! One folder per concern, listed here from the ground up: a folder may use the folders above it
+//! in this list and never one below it (`docs/architecture.md`; `tests/architecture.rs` keeps it so).
 
-pub mod active_files;
-pub mod archive;
-pub mod audit;
-pub mod candidates;
-pub mod command;
-pub mod digest;
-pub mod doctor;
-pub mod event;
-pub mod explicit;
-pub mod extract;
-pub mod false_positive;
-pub mod host_name;
-pub mod injection;
-pub mod install_level;
-pub mod layers;
+pub mod base;
+pub mod capture;
+pub mod guard;
 pub mod memory;
-pub mod memory_edit;
-pub mod memory_type;
-pub mod open_errors;
-pub mod paths;
-pub mod pressure;
-pub mod prune;
-pub mod render;
-pub mod repository;
-pub mod scope;
-pub mod search;
-pub mod secrets;
+pub mod prompt;
 pub mod session;
-pub mod stored;
-pub mod supersede;
-pub mod sweep;
-pub mod team;
-pub mod time;
-pub mod tool_event;
-pub mod user_memory;
-pub mod verified;
+pub mod shell;
+pub mod steer;
+pub mod upkeep;

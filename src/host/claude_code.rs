@@ -18,12 +18,12 @@ use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use super::json::{optional_id, optional_object, optional_str, required_id, required_str};
-use crate::domain::event::{
+use crate::domain::base::host_name::HostName;
+use crate::domain::session::event::{
     Compaction, FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind,
 };
-use crate::domain::host_name::HostName;
-use crate::domain::session::FileAction;
-use crate::domain::tool_event::SEARCH_FILES;
+use crate::domain::session::state::FileAction;
+use crate::domain::session::tool_event::SEARCH_FILES;
 
 /// Claude Code's tool names, what each is, and the `tool_input` field naming its file.
 /// Any other tool (Glob's listings, web fetches, sub-agents) records nothing.

@@ -21,9 +21,9 @@ use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use super::json::{optional_object, optional_str, required_id, required_str};
-use crate::domain::event::{FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
-use crate::domain::host_name::HostName;
-use crate::domain::session::FileAction;
+use crate::domain::base::host_name::HostName;
+use crate::domain::session::event::{FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
+use crate::domain::session::state::FileAction;
 
 /// Codex's tool names that record something, and what each is. Any other tool records nothing.
 pub const TOOLS: [(&str, ToolKind); 2] =

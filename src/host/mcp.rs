@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use serde_json::{json, Map, Value};
 
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 
 /// The name ocmem's server is registered under.
 pub const SERVER_NAME: &str = "ocmem";

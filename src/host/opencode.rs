@@ -13,14 +13,14 @@ use super::json::{
     directory, optional_id, optional_object, optional_str, required_id, required_object,
     required_str,
 };
-use crate::domain::event::{
+use crate::domain::base::host_name::HostName;
+use crate::domain::session::event::{
     Compaction, FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind,
 };
-use crate::domain::extract::{head_lines, OUTPUT_HEAD_BYTES};
-use crate::domain::host_name::HostName;
-use crate::domain::pressure::ContextUsage;
-use crate::domain::session::FileAction;
-use crate::domain::tool_event::SEARCH_FILES;
+use crate::domain::session::pressure::ContextUsage;
+use crate::domain::session::state::FileAction;
+use crate::domain::session::tool_event::SEARCH_FILES;
+use crate::domain::shell::extract::{head_lines, OUTPUT_HEAD_BYTES};
 
 /// OpenCode's tool ids, and what each is. Any other tool records nothing.
 pub const TOOLS: [(&str, ToolKind); 6] = [

@@ -29,15 +29,15 @@ use std::time::Instant;
 use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
-use super::inventory::MEMORY_FILE;
+use super::layout::MEMORY_FILE;
 use super::lock::{self, Access, Locked};
 use super::repository::{git_dirs, identity};
 use super::{
     change_and_write, lock_path, read_contents, read_stored, Contents, Store, Stored, LOCK_WAIT,
 };
-use crate::domain::memory::{WorkspaceInfo, WorkspaceMemory, MEMORY_VERSION};
-use crate::domain::repository::{remotes_agree, Adoption, Identity, ADOPTED_FIELD};
-use crate::domain::time::format_rfc3339_ms;
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::memory::repository::{remotes_agree, Adoption, Identity, ADOPTED_FIELD};
+use crate::domain::memory::workspace::{WorkspaceInfo, WorkspaceMemory, MEMORY_VERSION};
 
 use super::Workspace;
 

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 
 use super::{Store, Stored, Updated};
-use crate::domain::archive::{
+use crate::domain::memory::archive::{
     archive_lines, is_due, put_back, restore, take_due, Archive, Restored,
 };
-use crate::domain::memory::WorkspaceMemory;
+use crate::domain::memory::workspace::WorkspaceMemory;
 
 /// The archive's file name, beside `workspace-memory.json`.
 pub const ARCHIVE_FILE: &str = "workspace-memory.archive.jsonl";

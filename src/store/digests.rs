@@ -8,15 +8,13 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
 
+use super::layout::DIGESTS_DIR;
 use super::{Document, Store, Stored, Workspace};
-use crate::domain::digest::{request_line, Ending, SessionDigest, DIGEST_VERSION};
-use crate::domain::event::SessionRef;
-use crate::domain::session::SessionState;
-use crate::domain::sweep::is_idle;
-use crate::domain::time::parse_rfc3339;
-
-/// The folder of a workspace's digests.
-pub const DIGESTS_DIR: &str = "digests";
+use crate::domain::base::time::parse_rfc3339;
+use crate::domain::session::digest::{request_line, Ending, SessionDigest, DIGEST_VERSION};
+use crate::domain::session::event::SessionRef;
+use crate::domain::session::state::SessionState;
+use crate::domain::upkeep::sweep::is_idle;
 
 /// `handoffs.json` in the data directory: what ocmem last wrote at each path `handoff
 /// --write` wrote to, so that a file changed since is not overwritten.

@@ -11,9 +11,9 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::domain::host_name::HostName;
+use crate::domain::base::host_name::HostName;
 
-use super::inventory::HOSTS_DIR;
+use super::layout::HOSTS_DIR;
 use super::{Store, Workspace};
 
 /// A marker younger than this is not touched again.

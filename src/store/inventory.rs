@@ -13,15 +13,9 @@ use std::time::UNIX_EPOCH;
 
 use anyhow::{Context as _, Result};
 
-/// The file name of a workspace's memory store.
-pub const MEMORY_FILE: &str = "workspace-memory.json";
-/// The directory of a workspace's session stores.
-pub const SESSIONS_DIR: &str = "sessions";
-/// The directory of a workspace's host-call markers (see `host_calls`).
-pub const HOSTS_DIR: &str = "hosts";
-
-/// A temp file older than this has no writer left: it is an orphan.
-pub const ORPHAN_TEMP_AGE_MS: i64 = 60 * 60 * 1000;
+use super::layout::{
+    DIGESTS_DIR, HOSTS_DIR, MEMORY_FILE, ORPHAN_TEMP_AGE_MS, OUTPUTS_DIR, SESSIONS_DIR,
+};
 
 /// What a file in a workspace directory is, judged by its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +147,7 @@ impl WorkspaceFiles {
 /// Where `gc --false-positives` copies the session files it changes in a run at `now_ms`:
 /// `<data dir>/backups/<UTC time, e.g. 20261121T193109.504Z>/`.
 pub fn backup_dir(data_dir: &Path, now_ms: i64) -> PathBuf {
-    let stamp = crate::domain::time::format_rfc3339_ms(now_ms).replace([':', '-'], "");
+    let stamp = crate::domain::base::time::format_rfc3339_ms(now_ms).replace([':', '-'], "");
     data_dir.join("backups").join(stamp)
 }
 
@@ -178,8 +172,8 @@ pub fn scan(data_dir: &Path, only_key: Option<&str>) -> Result<Vec<WorkspaceFile
         };
         let sessions_dir = entry.join(SESSIONS_DIR);
         let hosts_dir = entry.join(HOSTS_DIR);
-        let digests_dir = entry.join(super::digests::DIGESTS_DIR);
-        let outputs_dir = entry.join(super::outputs::OUTPUTS_DIR);
+        let digests_dir = entry.join(DIGESTS_DIR);
+        let outputs_dir = entry.join(OUTPUTS_DIR);
         for path in list(&entry)? {
             let apart = path == digests_dir || path == outputs_dir;
             if (path == sessions_dir || path == hosts_dir || apart) && is_real_dir(&path) {

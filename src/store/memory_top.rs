@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{read_contents, write_atomically, Contents};
-use crate::domain::memory::{block_memory, MemoryEntry, WorkspaceMemory};
-use crate::domain::verified::VerifiedCommands;
+use crate::domain::memory::workspace::{block_memory, MemoryEntry, WorkspaceMemory};
+use crate::domain::shell::verified::VerifiedCommands;
 
 /// The format of the file; another one is ignored. 2 added `verifiedCommands`: a file of
 /// version 1 says nothing about them, even for a memory file that has some.

@@ -20,6 +20,7 @@ pub mod digests;
 pub mod host_calls;
 pub mod host_files;
 pub mod inventory;
+pub mod layout;
 mod lock;
 pub mod memory_top;
 pub mod outputs;
@@ -45,9 +46,9 @@ use serde_json::Value;
 
 pub use workspace::Workspace;
 
-use crate::domain::host_name::HostName;
-use crate::domain::memory::{block_memory, WorkspaceMemory};
-use crate::domain::sweep::surplus_quarantined;
+use crate::domain::base::host_name::HostName;
+use crate::domain::memory::workspace::{block_memory, WorkspaceMemory};
+use crate::domain::upkeep::sweep::surplus_quarantined;
 
 use lock::{Access, Locked};
 pub use lock::{StoreBusy, LOCK_WAIT};
@@ -74,9 +75,9 @@ pub trait Document: Serialize + DeserializeOwned + Clone + PartialEq {
 
 /// The hot state of a session is rebuilt by the next tool calls: a power cut may cost a few
 /// of them. Memory is what the user asked to keep: never lost.
-impl Document for crate::domain::session::SessionState {
+impl Document for crate::domain::session::state::SessionState {
     const KIND: &'static str = "session store";
-    const VERSION: u64 = crate::domain::session::SESSION_VERSION;
+    const VERSION: u64 = crate::domain::session::state::SESSION_VERSION;
     const DURABLE: bool = false;
     fn version(&self) -> u64 {
         self.version
@@ -85,7 +86,7 @@ impl Document for crate::domain::session::SessionState {
 
 impl Document for WorkspaceMemory {
     const KIND: &'static str = "workspace memory";
-    const VERSION: u64 = crate::domain::memory::MEMORY_VERSION;
+    const VERSION: u64 = crate::domain::memory::workspace::MEMORY_VERSION;
     const DURABLE: bool = true;
     fn version(&self) -> u64 {
         self.version
@@ -107,7 +108,7 @@ pub enum Updated<R> {
     LeftNewer,
 }
 
-pub use crate::domain::stored::Stored;
+pub use crate::domain::base::stored::Stored;
 
 /// Disk access for one invocation. `now_ms` names quarantined files and dates warnings.
 #[derive(Debug, Clone)]
@@ -365,7 +366,7 @@ impl Store {
             "{} {} could not be read ({}); moved it to {} and started afresh",
             T::KIND,
             path.display(),
-            crate::domain::render::one_line(reason),
+            crate::domain::base::text::one_line(reason),
             target.display()
         ));
         prune_quarantined(path)
@@ -755,8 +756,8 @@ pub(crate) fn private_options() -> OpenOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::memory::WorkspaceMemory;
-    use crate::domain::session::SessionState;
+    use crate::domain::memory::workspace::WorkspaceMemory;
+    use crate::domain::session::state::SessionState;
 
     fn syncs() -> u32 {
         SYNCS.with(|n| n.get())

@@ -8,14 +8,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 
-use super::inventory::{FileInfo, ORPHAN_TEMP_AGE_MS};
+use super::inventory::FileInfo;
+use super::layout::{ORPHAN_TEMP_AGE_MS, OUTPUTS_DIR};
 use super::{create_private_dir, remove_dir_if_empty, remove_file, write_atomically, Store};
 use super::{workspace::sha256_hex, Workspace};
-use crate::domain::secrets::scrub;
-use crate::domain::sweep::is_idle;
+use crate::domain::guard::secrets::scrub;
+use crate::domain::upkeep::sweep::is_idle;
 
-/// The folder of a workspace's saved outputs.
-pub const OUTPUTS_DIR: &str = "outputs";
 /// The most of one output that is saved: a build log past this is cut at a line's end.
 pub const MAX_SAVED_BYTES: usize = 8 * 1024 * 1024;
 /// A call id longer than this, or with other characters than these, is named by its hash.

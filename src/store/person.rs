@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use super::{change_and_write, create_private_dir, read_stored, Document, Store};
-use crate::domain::stored::Stored;
+use crate::domain::base::stored::Stored;
 
 impl Store {
     /// The store at `path` as it is, read under a shared lock when its lock file exists;
@@ -71,7 +71,7 @@ fn unreadable<T: Document>(stored: &Stored<T>, path: &Path) -> String {
             "{} {} cannot be read ({}); nothing was changed: repair it, or move it aside",
             T::KIND,
             path.display(),
-            crate::domain::render::one_line(reason)
+            crate::domain::base::text::one_line(reason)
         ),
         Stored::Newer(version) => format!(
             "{} {} has format version {version}, newer than this ocmem understands ({}); \

@@ -11,11 +11,11 @@ use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::domain::memory::WorkspaceMemory;
-use crate::domain::repository::{
+use crate::domain::guard::secrets::scrub;
+use crate::domain::memory::repository::{
     fold_remote, packed_ref_exists, parse_head, remote_url, Head, Identity, IDENTITY_FIELD,
 };
-use crate::domain::secrets::scrub;
+use crate::domain::memory::workspace::WorkspaceMemory;
 
 /// How long git may take to list the root commits. It runs under a store's lock, which other
 /// hooks wait on for at most `LOCK_WAIT`; a history too long to walk in that time gets no

@@ -5,8 +5,8 @@ use anyhow::Result;
 
 use super::inventory::scan;
 use super::{Store, Stored, Workspace};
-use crate::domain::session::SessionState;
-use crate::domain::time::parse_rfc3339;
+use crate::domain::base::time::parse_rfc3339;
+use crate::domain::session::state::SessionState;
 
 impl Store {
     /// The stored session `session_id` of `workspace`; `None` when it has none (or a newer or

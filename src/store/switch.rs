@@ -47,7 +47,7 @@ impl Store {
                 let text = format!(
                     "{{\"root\": {}, \"at\": \"{}\"}}\n",
                     serde_json::Value::String(workspace.root.clone()),
-                    crate::domain::time::format_rfc3339_ms(self.now_ms)
+                    crate::domain::base::time::format_rfc3339_ms(self.now_ms)
                 );
                 let mut options = private_options();
                 options.write(true).create_new(true);

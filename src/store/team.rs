@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::inventory::ORPHAN_TEMP_AGE_MS;
+use super::layout::ORPHAN_TEMP_AGE_MS;
 use super::workspace::sha256_hex;
 use super::{temp_prefix, write_atomically_with, Store};
-use crate::domain::team::{self, TeamEntry, TeamMemory, TEAM_FILE};
+use crate::domain::memory::team::{self, TeamEntry, TeamMemory, TEAM_FILE};
 
 /// The directory of the team files' locks, under the data directory.
 const LOCKS_DIR: &str = "team-locks";
@@ -163,7 +163,7 @@ pub fn display(repository_root: &Path, path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::memory_type::MemoryType;
+    use crate::domain::memory::kind::MemoryType;
 
     fn entry(kind: MemoryType, text: &str) -> TeamEntry {
         TeamEntry::new(kind, text, None)

@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{memory_top, open_contents, parse, read_contents, Contents, Document, Opened, Store};
 use super::{Stored, Updated};
-use crate::domain::memory::{
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::memory::workspace::{
     block_memory, merge_all, MemoryEntry, Merged, NewMemory, WorkspaceMemory, MEMORY_VERSION,
 };
-use crate::domain::time::format_rfc3339_ms;
 
 /// The file name of user memory, at the root of the data directory.
 pub const USER_MEMORY_FILE: &str = "user-memory.json";

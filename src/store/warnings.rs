@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::host_name::HostName;
-use crate::domain::render::one_line;
-use crate::domain::secrets::scrub;
-use crate::domain::time::format_rfc3339_ms;
+use crate::domain::base::host_name::HostName;
+use crate::domain::base::text::one_line;
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::guard::secrets::scrub;
 
 /// The log file's name in the data directory.
 pub const LOG_FILE: &str = "ocmem.log";

@@ -29,13 +29,13 @@ impl Workspace {
 
     /// `workspace-memory.json`
     pub fn memory_file(&self) -> PathBuf {
-        self.dir.join(super::inventory::MEMORY_FILE)
+        self.dir.join(super::layout::MEMORY_FILE)
     }
 
     /// `sessions/<first 32 hex of sha256(sessionID)>.json`
     pub fn session_file(&self, session_id: &str) -> PathBuf {
         self.dir
-            .join(super::inventory::SESSIONS_DIR)
+            .join(super::layout::SESSIONS_DIR)
             .join(format!("{}.json", &sha256_hex(session_id)[..32]))
     }
 }

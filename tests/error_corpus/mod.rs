@@ -7,7 +7,7 @@
 //! marked `held-out` measure the rules on runs they were not written from: at least 95 % of
 //! their failures must be recorded, and no passing run or query may record a false error.
 
-use ocmem::domain::open_errors::{apply_bash, BashRun};
+use ocmem::domain::session::open_errors::{apply_bash, BashRun};
 use serde::Deserialize;
 
 #[derive(Deserialize)]

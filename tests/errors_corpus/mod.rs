@@ -8,9 +8,9 @@
 //! nothing, and a passing run clears what the same command recorded before.
 #![allow(dead_code)]
 
-use ocmem::domain::command::Category;
-use ocmem::domain::open_errors::{apply_bash, BashRun};
-use ocmem::domain::session::OpenError;
+use ocmem::domain::session::open_errors::{apply_bash, BashRun};
+use ocmem::domain::session::state::OpenError;
+use ocmem::domain::shell::command::Category;
 use serde_json::Value;
 
 pub struct Case {

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use ocmem::domain::memory::{merge, NewMemory, Source, WorkspaceMemory};
-use ocmem::domain::memory_type::MemoryType;
+use ocmem::domain::memory::kind::MemoryType;
+use ocmem::domain::memory::workspace::{merge, NewMemory, Source, WorkspaceMemory};
 use serde_json::Value;
 
 /// The languages each corpus has a file for.

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::super::print;
 use crate::cli::Baseline;
 use crate::context::TerminalEnv;
-use crate::domain::team::check::{findings, Finding};
+use crate::domain::memory::team::check::{findings, Finding};
 use crate::store::team::{read_team, repository_root};
 
 /// The version of the `--json` document; fields are only ever added within it.

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{read_settings, Install, Places};
 use crate::cmd::compact::CANDIDATES_INSTRUCTION;
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 use crate::host::claude_code::settings::render;
 use crate::host::codex::hooks_file::{self as codex, FoundHook};
 use crate::store::host_files::{self, Original};

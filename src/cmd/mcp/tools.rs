@@ -15,17 +15,18 @@ use serde_json::{json, Map, Value};
 use super::catalog::{self, DEFAULT_LIMIT, MAX_LIMIT};
 use crate::cmd::memory::ops;
 use crate::context::Context;
-use crate::domain::active_files;
-use crate::domain::layers::Layers;
-use crate::domain::memory::{EntryStatus, MemoryEntry, Merged, Source, WorkspaceMemory};
-use crate::domain::memory_edit::{self, Changed, Listed, NotShown, Part};
-use crate::domain::memory_type::MemoryType;
-use crate::domain::open_errors;
-use crate::domain::paths::relative_to;
-use crate::domain::render::{hot_state, one_line};
-use crate::domain::search;
-use crate::domain::session::SessionState;
-use crate::domain::team::TeamEntry;
+use crate::domain::base::paths::relative_to;
+use crate::domain::base::text::one_line;
+use crate::domain::memory::kind::MemoryType;
+use crate::domain::memory::search;
+use crate::domain::memory::team::TeamEntry;
+use crate::domain::memory::workspace::{EntryStatus, MemoryEntry, Merged, Source, WorkspaceMemory};
+use crate::domain::prompt::hot_state::hot_state;
+use crate::domain::prompt::layers::Layers;
+use crate::domain::session::active_files;
+use crate::domain::session::open_errors;
+use crate::domain::session::state::SessionState;
+use crate::domain::steer::edit::{self, Changed, Listed, NotShown, Part};
 use crate::store::switch::is_off;
 use crate::store::user_memory::USER_KEY;
 use crate::store::{Store, Workspace};
@@ -122,7 +123,7 @@ impl Memories {
                     team: &self.team,
                     workspace,
                 };
-                memory_edit::listing_layered(part, layers, self.of(scope), now_ms)
+                edit::listing_layered(part, layers, self.of(scope), now_ms)
                     .into_iter()
                     .map(move |listed| (scope, listed))
             })
@@ -203,7 +204,7 @@ fn memory_search(ctx: &Context, store: &Store, directory: &str, args: SearchArgs
         .collect();
     let texts: Vec<String> = active
         .iter()
-        .map(|(_, l)| memory_edit::searchable(l.entry))
+        .map(|(_, l)| edit::searchable(l.entry))
         .collect();
     let results: Vec<Value> = search::top(&args.query, &texts, limit as usize)
         .into_iter()
@@ -304,9 +305,9 @@ fn memory_add(ctx: &Context, store: &Store, directory: &str, args: AddArgs) -> A
         return Err(format!("{why}; nothing was stored"));
     }
     // Checked before any store is touched: a refusal changes nothing on disk.
-    let text = memory_edit::checked_text(&args.text)?;
-    let kind = memory_edit::kind_of(&text, asked);
-    if let Some(refused) = memory_edit::agent_refusal(&text, kind) {
+    let text = edit::checked_text(&args.text)?;
+    let kind = edit::kind_of(&text, asked);
+    if let Some(refused) = edit::agent_refusal(&text, kind) {
         return Err(refused);
     }
     let scope = if args.user {
@@ -376,7 +377,7 @@ fn memory_forget(ctx: &Context, store: &Store, directory: &str, args: ForgetArgs
             let mut errors = Vec::new();
             for scope in [Scope::Workspace, Scope::User] {
                 let entries = &memories.of(scope).entries;
-                match memory_edit::find(entries, id) {
+                match edit::find(entries, id) {
                     Ok(at) => found.push((scope, &entries[at])),
                     Err(e) => errors.push(e),
                 }
@@ -399,7 +400,7 @@ fn memory_forget(ctx: &Context, store: &Store, directory: &str, args: ForgetArgs
                 .into_iter()
                 .flat_map(|scope| {
                     let memory = memories.of(scope);
-                    memory_edit::matching(memory, query)
+                    edit::matching(memory, query)
                         .into_iter()
                         .map(move |at| (scope, &memory.entries[at]))
                 })

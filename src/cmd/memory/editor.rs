@@ -8,7 +8,7 @@ use std::process::Command;
 use anyhow::{bail, Context as _, Result};
 
 use crate::context::TerminalEnv;
-use crate::domain::memory::MemoryEntry;
+use crate::domain::memory::workspace::MemoryEntry;
 
 /// The text the person wrote for `entry`.
 pub fn edit_text(term: &TerminalEnv, entry: &MemoryEntry) -> Result<String> {

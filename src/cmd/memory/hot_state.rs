@@ -8,10 +8,11 @@ use serde_json::{json, Value};
 use super::{pretty, workspace_only, SCHEMA};
 use crate::cli::MemoryHotState;
 use crate::context::{Context, TerminalEnv};
-use crate::domain::render::hot_state;
-use crate::domain::session::SessionState;
-use crate::domain::time::format_rfc3339_ms;
-use crate::domain::{active_files, open_errors, paths};
+use crate::domain::base::paths;
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::prompt::hot_state::hot_state;
+use crate::domain::session::state::SessionState;
+use crate::domain::session::{active_files, open_errors};
 use crate::store::switch::is_off;
 
 pub fn show(ctx: &Context, term: &TerminalEnv, cmd: &MemoryHotState) -> Result<String> {

@@ -7,9 +7,9 @@ use serde_json::json;
 
 use crate::cli::MemoryExport;
 use crate::context::TerminalEnv;
-use crate::domain::team::gate::refusal;
-use crate::domain::team::instructions::splice;
-use crate::domain::team::TeamEntry;
+use crate::domain::memory::team::gate::refusal;
+use crate::domain::memory::team::instructions::splice;
+use crate::domain::memory::team::TeamEntry;
 use crate::store::host_files;
 use crate::store::team::{read_team, repository_root};
 

@@ -8,10 +8,10 @@ use std::path::Path;
 
 use anyhow::{anyhow, Result};
 
-use crate::domain::memory::{MemoryEntry, Merged, NewMemory, WorkspaceMemory};
-use crate::domain::memory_edit::{self, Changed, Edited};
-use crate::domain::memory_type::MemoryType;
-use crate::domain::time::format_rfc3339_ms;
+use crate::domain::base::time::format_rfc3339_ms;
+use crate::domain::memory::kind::MemoryType;
+use crate::domain::memory::workspace::{MemoryEntry, Merged, NewMemory, WorkspaceMemory};
+use crate::domain::steer::edit::{self, Changed, Edited};
 use crate::store::Store;
 
 /// The memory store at `path` as it is; `None` when there is none. A corrupt or newer-version
@@ -46,7 +46,7 @@ pub struct Added {
     pub entry: Option<MemoryEntry>,
 }
 
-/// Adds `text` as a `manual` entry (see `memory_edit::add`) to the store at `path`, made by
+/// Adds `text` as a `manual` entry (see `edit::add`) to the store at `path`, made by
 /// `fresh` when there is none yet.
 pub fn add_to_store(
     store: &Store,
@@ -57,7 +57,7 @@ pub fn add_to_store(
 ) -> Result<Added> {
     let now_ms = store.now_ms;
     change(store, path, fresh, |memory| {
-        let merged = memory_edit::add(memory, text, kind, now_ms)?;
+        let merged = edit::add(memory, text, kind, now_ms)?;
         let entry = merged
             .id()
             .and_then(|id| memory.entries.iter().find(|e| e.id == id).cloned());
@@ -65,7 +65,7 @@ pub fn add_to_store(
     })
 }
 
-/// Replaces the text of entry `id` (see `memory_edit::edit`) in the store at `path`.
+/// Replaces the text of entry `id` (see `edit::edit`) in the store at `path`.
 pub fn edit_in_store(store: &Store, path: &Path, id: &str, text: &str) -> Result<Edited> {
     let now_ms = store.now_ms;
     change(
@@ -73,8 +73,8 @@ pub fn edit_in_store(store: &Store, path: &Path, id: &str, text: &str) -> Result
         path,
         || WorkspaceMemory::new("", ""),
         |memory| {
-            let at = memory_edit::find(&memory.entries, id)?;
-            memory_edit::edit(memory, at, text, now_ms)
+            let at = edit::find(&memory.entries, id)?;
+            edit::edit(memory, at, text, now_ms)
         },
     )
 }
@@ -93,12 +93,12 @@ pub fn forget_in_store(
         |memory| {
             let places = ids
                 .iter()
-                .map(|id| memory_edit::find(&memory.entries, id))
+                .map(|id| edit::find(&memory.entries, id))
                 .collect::<Result<Vec<usize>, String>>()?;
             Ok(places
                 .into_iter()
                 .map(|at| {
-                    let changed = memory_edit::forget(memory, at, now_ms);
+                    let changed = edit::forget(memory, at, now_ms);
                     (memory.entries[at].id.clone(), changed)
                 })
                 .collect())
@@ -114,14 +114,14 @@ pub fn restore_in_store(store: &Store, path: &Path, id: &str) -> Result<(String,
         path,
         || WorkspaceMemory::new("", ""),
         |memory| {
-            let at = memory_edit::find(&memory.entries, id)?;
-            let changed = memory_edit::restore(memory, at, now_ms);
+            let at = edit::find(&memory.entries, id)?;
+            let changed = edit::restore(memory, at, now_ms);
             Ok((memory.entries[at].id.clone(), changed))
         },
     )
 }
 
-/// Merges `news` (see `memory_edit::import`) into the store at `path`, made by `fresh` when
+/// Merges `news` (see `edit::import`) into the store at `path`, made by `fresh` when
 /// there is none; returns what each did or why it was not stored.
 pub fn import_into_store(
     store: &Store,
@@ -131,6 +131,6 @@ pub fn import_into_store(
 ) -> Result<Vec<Result<Merged, String>>> {
     let now_ms = store.now_ms;
     change(store, path, fresh, |memory| {
-        Ok(memory_edit::import(memory, news, now_ms))
+        Ok(edit::import(memory, news, now_ms))
     })
 }

@@ -2,8 +2,8 @@
 //! width, coloured only on a terminal that wants colour, and one entry in full.
 
 use crate::context::TerminalEnv;
-use crate::domain::memory::MemoryEntry;
-use crate::domain::memory_edit::{self, History, Listed, NotShown, NOT_SHOWN};
+use crate::domain::memory::workspace::MemoryEntry;
+use crate::domain::steer::edit::{self, History, Listed, NotShown, NOT_SHOWN};
 
 const BOLD: &str = "\x1b[1m";
 const DIM: &str = "\x1b[2m";
@@ -88,7 +88,7 @@ pub fn entries(
                 l.entry.id.clone(),
                 l.entry.kind.as_str().to_string(),
                 l.entry.source.as_str().to_string(),
-                memory_edit::age(&created(l.entry), now_ms),
+                edit::age(&created(l.entry), now_ms),
                 shown_cell(l.not_shown),
             ];
             if let Some(scores) = scores {
@@ -200,7 +200,7 @@ pub fn show(
         format!(
             "{} ({} ago)",
             entry.created_at,
-            memory_edit::age(&entry.created_at, now_ms)
+            edit::age(&entry.created_at, now_ms)
         ),
     );
     row("updated", entry.updated_at.clone());

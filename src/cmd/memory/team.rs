@@ -13,12 +13,12 @@ use crate::cli::{
     MemoryAdd, MemoryList, MemoryScope, MemorySearch, MemoryShare, MemoryShow, MemoryUnshare,
 };
 use crate::context::{Context, TerminalEnv};
-use crate::domain::memory::{canonical_key, EntryStatus, Merged, NewMemory, Source};
-use crate::domain::memory_edit::{self, MANUAL_CONFIDENCE};
-use crate::domain::memory_type::MemoryType;
-use crate::domain::search;
-use crate::domain::team::gate::refusal;
-use crate::domain::team::{self, TeamEntry, TeamMemory};
+use crate::domain::memory::kind::MemoryType;
+use crate::domain::memory::search;
+use crate::domain::memory::team::gate::refusal;
+use crate::domain::memory::team::{self, TeamEntry, TeamMemory};
+use crate::domain::memory::workspace::{canonical_key, EntryStatus, Merged, NewMemory, Source};
+use crate::domain::steer::edit::{self, MANUAL_CONFIDENCE};
 use crate::store::team::{display, read_team, repository_root, update_team, TeamChange, TeamRead};
 
 /// What to do once a change is in the file.
@@ -300,14 +300,14 @@ pub fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String>
     if let Some(refused) = refusal(&cmd.text, None) {
         bail!("not added to team memory: {}", refused.describe());
     }
-    let cleaned = memory_edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
+    let cleaned = edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
     let (text, rationale) = team::split_rationale(&cleaned);
-    let kind = memory_edit::kind_of(text, cmd.kind);
+    let kind = edit::kind_of(text, cmd.kind);
     if let Some(refused) = refusal(text, rationale) {
         bail!("not added to team memory: {}", refused.describe());
     }
     if cmd.agent {
-        if let Some(refused) = memory_edit::agent_refusal(text, kind) {
+        if let Some(refused) = edit::agent_refusal(text, kind) {
             bail!("{refused}");
         }
     }
@@ -350,7 +350,7 @@ pub fn share(ctx: &Context, term: &TerminalEnv, cmd: &MemoryShare) -> Result<Str
     let memory = read(&store, &target)?;
     let mut chosen = Vec::new();
     for id in &cmd.ids {
-        let at = memory_edit::find(&memory.entries, id).map_err(anyhow::Error::msg)?;
+        let at = edit::find(&memory.entries, id).map_err(anyhow::Error::msg)?;
         let entry = &memory.entries[at];
         if entry.status != EntryStatus::Active {
             bail!(

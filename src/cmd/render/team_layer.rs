@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::domain::team::gate::refusal;
-use crate::domain::team::TeamEntry;
+use crate::domain::memory::team::gate::refusal;
+use crate::domain::memory::team::TeamEntry;
 use crate::store::team::{read_team, repository_root};
 use crate::store::Store;
 

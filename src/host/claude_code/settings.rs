@@ -13,7 +13,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 use crate::host::hook_groups::HookSet;
 
 /// The tools whose calls ocmem records (those of `super::TOOLS` that record something): the

@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 use crate::host::claude_code::settings::{first_shell_word, shell_quote};
 use crate::host::hook_groups::HookSet;
 

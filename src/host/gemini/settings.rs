@@ -13,7 +13,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 use crate::host::claude_code::settings::{first_shell_word, shell_quote};
 use crate::host::hook_groups::HookSet;
 

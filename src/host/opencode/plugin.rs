@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::domain::install_level::Level;
+use crate::domain::base::install_level::Level;
 
 /// The plugin as this binary was built with it.
 pub const SOURCE: &str = include_str!("../../../integrations/opencode/ocmem.js");

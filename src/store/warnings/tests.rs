@@ -238,7 +238,7 @@ fn concurrent_writers_keep_whole_lines() {
 
 #[test]
 fn store_warnings_are_logged_with_the_host_whose_hook_ran() {
-    use crate::domain::session::SessionState;
+    use crate::domain::session::state::SessionState;
     use crate::store::Store;
     let tmp = tempfile::tempdir().unwrap();
     let store = Store::new(tmp.path().to_path_buf(), NOW).with_host(HostName::ClaudeCode);

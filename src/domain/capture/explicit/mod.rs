@@ -1,0 +1,230 @@
+//! Explicit memories: what the user's latest message asks the agent to remember, such as
+//! "remember this: use pnpm", "請記住：使用 pnpm", "pnpmを使うことを覚えておいて",
+//! "…라는 것을 기억해줘", "recuerda que usamos pnpm", "merk dir, dass wir pnpm nutzen",
+//! "n'oublie pas de lancer les tests" or "lembre-se de rodar os testes".
+//!
+//! Which phrases mean "remember" is in `triggers.rs`, one table per language; which type a
+//! memory gets is in `kind.rs`. A trigger counts where an instruction can begin: at the start
+//! of a sentence or of a clause (", and remember …"), after optional decoration (quotes,
+//! bullets, emoji), filler words ("please", "also:", "请") and negations ("don't", "不要"), which
+//! cancel it. Its body is the rest of its sentence: what follows is often an unrelated
+//! request. A trigger with nothing after it points elsewhere: "Remember this:" at the end of a
+//! line takes the next line, or one memory per item of the list under it; "… Remember that for
+//! next time." takes the sentence before. Japanese and Korean also put the verb last
+//! ("…を覚えておいて"): then the body is the sentence before the verb.
+//!
+//! Nothing is taken from code (fenced blocks, inline code, comment lines pasted with their
+//! code), quoted or forwarded text, documentation labels ("Note: …"), questions (with or
+//! without a question mark: "remember when we …"), UI labels ("Remember me"), one-off choices
+//! ("I prefer option B"), "going forward with" a plan, or deferrals ("remember: later 🙂").
+//!
+//! A memory addressed to every project of the person ("remember for all my projects: …",
+//! "globally, …") has the scope `User`, and its text loses the words that addressed it; which
+//! words do is in `scope.rs`.
+//!
+//! The scan is linear in the length of the message: this runs on every user message.
+
+mod addressee;
+mod body;
+mod forget;
+mod kind;
+pub mod recall;
+mod scan;
+mod text;
+mod triggers;
+
+use std::collections::HashSet;
+
+use crate::domain::base::text::strip_invisible;
+use crate::domain::memory::kind::MemoryType;
+use scan::{find, list_item, readable_lines, sentences, Found, Spans, LINE_BREAKS};
+
+pub use addressee::Addressee;
+pub use body::body_width;
+pub use body::MIN_BODY_CHARS;
+pub use forget::{forget_requests, ForgetRequest, MAX_FORGETS_PER_MESSAGE};
+pub use kind::classify;
+pub use text::strip_private;
+
+/// At most this many memories are taken from one message: the first ones, in order. The
+/// others are counted, not stored, and `render` says how many there were, so the user can be
+/// told to ask again; a message repeating one memory counts it once.
+pub const MAX_MEMORIES_PER_MESSAGE: usize = 10;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplicitMemory {
+    pub kind: MemoryType,
+    pub text: String,
+    /// This workspace, or every project of the person.
+    pub scope: Addressee,
+}
+
+/// What one user message asks to remember.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// The first `MAX_MEMORIES_PER_MESSAGE` distinct memories, in order.
+    pub memories: Vec<ExplicitMemory>,
+    /// How many more distinct memories the message held.
+    pub dropped: usize,
+}
+
+/// The explicit memories of one user message, in order, at most `MAX_MEMORIES_PER_MESSAGE`.
+/// Invisible characters and `<private>…</private>` spans are removed first. Each trigger
+/// yields at most one memory (a list under it one per item); its text has no line break and
+/// at least `MIN_BODY_CHARS` chars, with whitespace runs folded to one space.
+pub fn capture(message: &str) -> Vec<ExplicitMemory> {
+    capture_counted(message).memories
+}
+
+/// `capture`, also counting the memories beyond the limit.
+pub fn capture_counted(message: &str) -> Captured {
+    let visible = strip_invisible(message);
+    let text = strip_private(&visible);
+    let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
+    let readable = readable_lines(&lines);
+    let mut memories = Collector::default();
+    // The last sentence without a trigger: what "remember that" points at.
+    let mut previous: Option<&str> = None;
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        index += 1;
+        if !readable[index - 1] {
+            continue;
+        }
+        let spans = Spans::of(line);
+        let content_end = line.trim_end().len();
+        for sentence in sentences(line) {
+            let at_line_end = line[sentence.end..].trim().is_empty() && sentence.end <= content_end;
+            match find(line, &spans, &sentence, at_line_end) {
+                None => {
+                    let plain = line[sentence.start..sentence.end].trim();
+                    if !sentence.is_question && !plain.is_empty() {
+                        previous = Some(plain);
+                    }
+                }
+                Some(Found::Body(range)) => memories.push(
+                    &line[sentence.start..range.start],
+                    &line[range],
+                    Addressee::Workspace,
+                ),
+                Some(Found::Back) => {
+                    if let Some(before) = previous.take() {
+                        let scope =
+                            addressee::of_pointing_sentence(&line[sentence.start..sentence.end]);
+                        memories.push("", before, scope);
+                    }
+                }
+                Some(Found::Forward) => {
+                    let scope =
+                        addressee::of_pointing_sentence(&line[sentence.start..sentence.end]);
+                    index = take_following(&lines, &readable, index, scope, &mut memories);
+                }
+                Some(Found::Nothing) => {}
+            }
+        }
+    }
+    Captured {
+        memories: memories.kept,
+        dropped: memories.dropped,
+    }
+}
+
+/// The memories on the lines after a trigger that points forward, from line `from`: one per
+/// item of a list, else the first sentence of the next line, each addressed to `scope` at
+/// least. Returns the first line not taken.
+fn take_following(
+    lines: &[&str],
+    readable: &[bool],
+    from: usize,
+    scope: Addressee,
+    memories: &mut Collector,
+) -> usize {
+    let mut index = from;
+    while index < lines.len() && readable[index] && lines[index].trim().is_empty() {
+        index += 1;
+    }
+    if index >= lines.len() || !readable[index] {
+        return index;
+    }
+    if list_item(lines[index]).is_none() {
+        memories.push("", first_sentence(lines[index]), scope);
+        return index + 1;
+    }
+    let mut taken = index;
+    while index < lines.len() && readable[index] {
+        if lines[index].trim().is_empty() {
+            index += 1;
+            continue;
+        }
+        let Some(item) = list_item(lines[index]) else {
+            break;
+        };
+        let spans = Spans::of(item);
+        let (before, body) = sentences(item)
+            .find_map(|sentence| match find(item, &spans, &sentence, false) {
+                Some(Found::Body(range)) => {
+                    Some((&item[sentence.start..range.start], &item[range]))
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| ("", first_sentence(item)));
+        memories.push(before, body, scope);
+        index += 1;
+        taken = index;
+    }
+    taken
+}
+
+fn first_sentence(line: &str) -> &str {
+    sentences(line)
+        .map(|sentence| &line[sentence.start..sentence.end])
+        .find(|text| !text.trim().is_empty())
+        .unwrap_or("")
+}
+
+/// The memories of a message as they are found: distinct texts, the first ones kept.
+#[derive(Default)]
+struct Collector {
+    kept: Vec<ExplicitMemory>,
+    dropped: usize,
+    seen: HashSet<String>,
+}
+
+impl Collector {
+    /// Files the memory of `raw`, which its sentence follows `before`; `hint` is the scope of
+    /// the sentence that pointed at it, if another.
+    fn push(&mut self, before: &str, raw: &str, hint: Addressee) {
+        let Some(text) = body::clean_body(raw) else {
+            return;
+        };
+        let (scope, text) = match addressee::split(before, &text) {
+            (Addressee::User, rest) => (Addressee::User, body::clean_body(&rest)),
+            // Naming this repository makes it ambiguous, whatever pointed at it.
+            (Addressee::Workspace, text) if addressee::names_this_repository(&text) => {
+                (Addressee::Workspace, Some(text))
+            }
+            (Addressee::Workspace, text) => (hint, Some(text)),
+        };
+        let Some(text) = text else {
+            return;
+        };
+        if self.seen.contains(&text) {
+            return;
+        }
+        if self.kept.len() < MAX_MEMORIES_PER_MESSAGE {
+            self.seen.insert(text.clone());
+            self.kept.push(ExplicitMemory {
+                kind: classify(&text),
+                text,
+                scope,
+            });
+        } else {
+            self.seen.insert(text);
+            self.dropped += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
