@@ -30,8 +30,8 @@ const SHELLS: [Shell; 5] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The texts ocmem's man pages add to what clap knows. README.md ("Exit status", "Files on
-// disk", "Environment") is the source of truth for them.
+// The texts ocmem's man pages add to what clap knows. docs/reference.md ("Exit status",
+// "Environment") and docs/files-on-disk.md are the source of truth for them.
 
 const EXIT_STATUS: &[(&str, &str)] = &[
     (

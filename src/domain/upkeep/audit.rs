@@ -90,7 +90,7 @@ pub struct ArchiveInput {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output: the report. Field names are the JSON schema (documented in README.md).
+// Output: the report. Field names are the JSON schema (documented in docs/operations.md).
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,6 +1,6 @@
 //! `ocmem doctor`'s report: what was found (gathered by `cmd::doctor`), the problems it
 //! shows, each with the command that fixes it, and the report as text. Field names are the
-//! JSON schema (documented in README.md).
+//! JSON schema (documented in docs/operations.md).
 
 use serde::Serialize;
 
