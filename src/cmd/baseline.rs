@@ -1,7 +1,7 @@
 //! `ocmem baseline`: a read-only audit of every store under the data directory. Lists the
 //! workspace directories, reads each store with `Store::snapshot` (a shared lock when a lock
 //! file exists, never a write, a quarantine or a new file), and hands what it found to
-//! `domain::audit`, which counts, judges and formats.
+//! `domain::upkeep::audit`, which counts, judges and formats.
 
 mod team;
 

@@ -1,6 +1,6 @@
 //! `ocmem doctor`: gathers what a user needs to know when memory seems dead (this binary, the
 //! data directory, each host's integration and whether the binary it runs works, the
-//! workspace's last host calls and warnings) and hands it to `domain::doctor`, which finds the
+//! workspace's last host calls and warnings) and hands it to `domain::upkeep::doctor`, which finds the
 //! problems and formats the report. Changes nothing.
 
 use std::ffi::OsStr;

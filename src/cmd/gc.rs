@@ -1,10 +1,10 @@
 //! `ocmem gc`: remove what is dead. Three uses:
 //! - a session event on stdin (OpenCode's `session.deleted`): that session's file and lock;
 //! - `--sweep`: idle sessions and leftovers across the data directory (rules in
-//!   `domain::sweep`);
+//!   `domain::upkeep::sweep`);
 //! - `--false-positives`: stored open errors today's rules would not record (rules in
-//!   `domain::false_positive`) and verified commands they would not count (rules in
-//!   `domain::verified`), each changed file backed up first.
+//!   `domain::session::false_positive`) and verified commands they would not count (rules in
+//!   `domain::shell::verified`), each changed file backed up first.
 //!
 //! Workspace memory entries are never deleted: `--sweep` moves those superseded long ago to
 //! the archive beside the store (`gc_archive`). `--dry-run` reads only, without taking any lock.

@@ -1,6 +1,6 @@
 //! The workspace-memory side of `gc`: `--sweep` moves entries superseded long ago to the
 //! archive beside the store, and `--restore-archived ID` brings one back. Rules are in
-//! `domain::archive`, file handling in `store::archive`.
+//! `domain::memory::archive`, file handling in `store::archive`.
 
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! `ocmem memory …`, `ocmem remember` and `ocmem forget`: people's view of a workspace's
 //! memory. Reads never create anything; every change goes through `ops` (the store's lock,
-//! an atomic write, the checks of `domain::memory_edit`), and bad input is refused before
+//! an atomic write, the checks of `domain::steer::edit`), and bad input is refused before
 //! anything on disk is touched.
 
 mod editor;

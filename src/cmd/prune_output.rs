@@ -1,5 +1,5 @@
 //! The output economy of `tool-after --prune`: a long bash, grep, glob or list output cut down
-//! for the model (rules in `domain::prune`), its whole text saved under the data directory,
+//! for the model (rules in `domain::shell::prune`), its whole text saved under the data directory,
 //! and one last line saying where.
 
 use anyhow::Result;

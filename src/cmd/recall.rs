@@ -7,11 +7,11 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::{json, Value};
 
+use crate::domain::base::hash::sha256_hex;
 use crate::domain::capture::explicit::recall::asks_to_recall;
 use crate::domain::session::digest::recollection::recollection;
 use crate::domain::session::event::SessionRef;
 use crate::domain::session::state::SessionState;
-use crate::store::workspace::sha256_hex;
 use crate::store::{Store, Workspace};
 
 /// Where the session keeps the recollection of the message that asked for it.

@@ -23,11 +23,11 @@ use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use super::json::{optional_object, optional_str, required_id, required_str};
+use crate::domain::base::hash::sha256_hex;
 use crate::domain::base::host_name::HostName;
 use crate::domain::session::event::{FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
 use crate::domain::session::state::FileAction;
 use crate::domain::session::tool_event::SEARCH_FILES;
-use crate::store::workspace::sha256_hex;
 
 /// Gemini CLI's tool names, what each is, and the `tool_input` field naming its file. A glob's
 /// matches count as files a search found. Any other tool records nothing.

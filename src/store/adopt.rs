@@ -2,7 +2,7 @@
 //! path, so a new path starts without memory. When a workspace has no directory in the data
 //! directory yet, and it is the top of a git checkout, the stores of other workspaces are
 //! looked at: one whose root no longer exists and whose recorded repository identity is this
-//! checkout's (see `domain::repository`) is adopted, by renaming its directory to the new key
+//! checkout's (see `domain::memory::repository`) is adopted, by renaming its directory to the new key
 //! (sessions, archive and markers go with it) and recording the new root.
 //!
 //! | the orphan's store                        | outcome                          |

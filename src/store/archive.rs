@@ -1,6 +1,6 @@
 //! The archive file beside a workspace memory store (`workspace-memory.archive.jsonl`): moving
 //! entries into it and bringing one back, always under the store's lock. Rules are in
-//! `domain::archive`.
+//! `domain::memory::archive`.
 //!
 //! Order makes it crash-safe: the entries are appended to the archive and synced before the
 //! store is rewritten without them, so a crash in between leaves an entry in both places

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 use serde::{Deserialize, Serialize};
 
-use super::workspace::sha256_hex;
+use crate::domain::base::hash::sha256_hex;
 
 /// A host file's bytes; `None` when there is none.
 pub fn read(path: &Path) -> Result<Option<Vec<u8>>> {

@@ -10,8 +10,9 @@ use anyhow::{Context as _, Result};
 
 use super::inventory::FileInfo;
 use super::layout::{ORPHAN_TEMP_AGE_MS, OUTPUTS_DIR};
+use super::Workspace;
 use super::{create_private_dir, remove_dir_if_empty, remove_file, write_atomically, Store};
-use super::{workspace::sha256_hex, Workspace};
+use crate::domain::base::hash::sha256_hex;
 use crate::domain::guard::secrets::scrub;
 use crate::domain::upkeep::sweep::is_idle;
 

@@ -1,4 +1,4 @@
-//! The team file, `.ocmem/memory.md` at the root of a repository (see `domain::team`): found
+//! The team file, `.ocmem/memory.md` at the root of a repository (see `domain::memory::team`): found
 //! from a workspace directory, read forgivingly, written in canonical form.
 //!
 //! Only the people's commands write it (`memory add --team`, `share`, `unshare`); the hooks
@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _, Result};
 
 use super::layout::ORPHAN_TEMP_AGE_MS;
-use super::workspace::sha256_hex;
 use super::{temp_prefix, write_atomically_with, Store};
+use crate::domain::base::hash::sha256_hex;
 use crate::domain::memory::team::{self, TeamEntry, TeamMemory, TEAM_FILE};
 
 /// The directory of the team files' locks, under the data directory.

@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
+use crate::domain::base::hash::sha256_hex;
 
 /// Where one workspace's stores live.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,13 +38,6 @@ impl Workspace {
             .join(super::layout::SESSIONS_DIR)
             .join(format!("{}.json", &sha256_hex(session_id)[..32]))
     }
-}
-
-pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The workspace root for `directory`; the raw string when it cannot be canonicalised.

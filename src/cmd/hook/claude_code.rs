@@ -11,6 +11,7 @@ use crate::cmd::promote::promote;
 use crate::cmd::render::render;
 use crate::cmd::tool_after::record;
 use crate::context::Context;
+use crate::domain::base::hash::sha256_hex;
 use crate::domain::base::time::format_rfc3339_ms;
 use crate::domain::prompt::hot_state::hot_state_emptied;
 use crate::domain::session::digest::Ending;
@@ -18,7 +19,6 @@ use crate::domain::session::event::{Prompt, SessionRef};
 use crate::domain::session::state::SessionState;
 use crate::host::claude_code::{additional_context, decode, HookEvent};
 use crate::host::json::parse_event;
-use crate::store::workspace::sha256_hex;
 use crate::store::Updated;
 
 /// What to print for the event in `stdin`.

@@ -3,7 +3,7 @@
 //! `cmd::memory::ops`, as `ocmem memory` makes them: under the store's lock, written
 //! atomically, and not at all when a store is corrupt or newer than this ocmem.
 //!
-//! What the agent adds passes the compaction gate too (`domain::candidates::gate`): like a
+//! What the agent adds passes the compaction gate too (`domain::capture::candidates::gate`): like a
 //! compaction candidate, it is the model's own wording of what is worth keeping, and the gate
 //! is what keeps the model's narration of its session (progress, fixes, errors, counts) out of
 //! memory. A person's `ocmem memory add` is not gated that way: they state what they mean.

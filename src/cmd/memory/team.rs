@@ -1,7 +1,7 @@
 //! `ocmem memory … --team`, `share` and `unshare`: the repository's team memory
-//! (`.ocmem/memory.md`, see `domain::team`). Only these commands write it, each a deliberate
+//! (`.ocmem/memory.md`, see `domain::memory::team`). Only these commands write it, each a deliberate
 //! act that shows in `git diff`; the hooks never do. What goes in passes the team gate
-//! (`domain::team::gate`) first, and a refusal writes nothing.
+//! (`domain::memory::team::gate`) first, and a refusal writes nothing.
 
 use std::path::PathBuf;
 

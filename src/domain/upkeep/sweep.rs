@@ -1,5 +1,5 @@
 //! The rules of `gc --sweep`: what in the data directory is dead. Workspace memory entries are
-//! never on this list (those superseded long ago move to the archive, see `domain::archive`);
+//! never on this list (those superseded long ago move to the archive, see `domain::memory::archive`);
 //! everything here is short-term state or leftovers.
 //!
 //! - a session store idle longer than the TTL (by `SessionState::last_used_ms`, else the
@@ -31,7 +31,7 @@ pub enum RemovalKind {
     SurplusQuarantined,
     StaleLock,
     EmptyDirectory,
-    /// Memory entries superseded long ago, moved to the archive (see `domain::archive`).
+    /// Memory entries superseded long ago, moved to the archive (see `domain::memory::archive`).
     ArchivedEntries,
     /// `workspace-memory.top.json` left behind by a memory file that is gone.
     OrphanBlockCache,

@@ -7,7 +7,7 @@
 //! a remember trigger would be (the start of a sentence, after decoration and fillers), and
 //! is never read from code, quotations, quoted or forwarded lines, or questions. What it
 //! yields is only a subject to look for: which entries it supersedes, if any, is decided by
-//! `domain::supersede` against the memory itself.
+//! `domain::steer::supersede` against the memory itself.
 //!
 //! Not requests: "I forgot to run the tests", "don't forget to …" (a remember trigger), "forget
 //! it" / "forget that, just …" (talk, pointing at nothing), "should I forget the cache?".
