@@ -9,5 +9,6 @@ pub mod cli;
 pub mod cmd;
 pub mod context;
 pub mod domain;
+pub mod engine;
 pub mod host;
 pub mod store;

@@ -1,0 +1,11 @@
+//! The engine: what ocmem does for every host, once. Each file is one operation (record a
+//! tool call, render the block, promote a compaction's candidates, …) that takes the
+//! `Context` and host-neutral inputs (the events of `domain::event`) and returns a typed
+//! result, never a host's output.
+//!
+//! Its rule: the engine uses `domain`, `store` and `context` only. It knows no host's field
+//! names or output format (decoding and encoding are `host`'s, or a subcommand's), and
+//! nothing of the command line (`cli`, `cmd`).
+
+pub mod prune_output;
+pub mod record;
