@@ -53,7 +53,7 @@ pub fn instructions(ctx: &Context, session: SessionRef) -> Result<String> {
     let workspace = store.workspace(session.directory);
     let session_id = session.session_id;
     // Team memory too, which the summary must not offer as the workspace's either.
-    let team = super::render::team_layer::team_entries(&store, session.directory);
+    let team = crate::engine::team_layer::team_entries(&store, session.directory);
     let memory: Option<WorkspaceMemory> = store.read(&workspace.memory_file())?;
     let session: Option<SessionState> = store.read(&workspace.session_file(session_id))?;
     // User memory too, so that the summary does not offer its entries again as the workspace's.

@@ -167,7 +167,7 @@ fn listing<'a>(
         .ok()
         .flatten();
     // And the repository's team memory, which shows some entries in their place.
-    let team = super::render::team_layer::team_entries(store, &target.workspace.root);
+    let team = crate::engine::team_layer::team_entries(store, &target.workspace.root);
     let layers = Layers {
         user: user.as_ref(),
         team: &team,

@@ -15,7 +15,6 @@ pub mod input;
 pub mod mcp;
 pub mod memory;
 pub mod promote;
-pub mod recall;
 pub mod render;
 pub mod replay;
 pub mod sessions;

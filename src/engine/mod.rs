@@ -8,4 +8,7 @@
 //! nothing of the command line (`cli`, `cmd`).
 
 pub mod prune_output;
+pub mod recall;
 pub mod record;
+pub mod render;
+pub mod team_layer;

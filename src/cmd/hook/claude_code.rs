@@ -8,7 +8,6 @@ use anyhow::Result;
 
 use crate::cmd::compact::instructions;
 use crate::cmd::promote::promote;
-use crate::cmd::render::render;
 use crate::context::Context;
 use crate::domain::digest::Ending;
 use crate::domain::event::{Prompt, SessionRef};
@@ -16,6 +15,7 @@ use crate::domain::render::hot_state_emptied;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
 use crate::engine::record::record;
+use crate::engine::render::render;
 use crate::host::claude_code::{additional_context, decode, HookEvent};
 use crate::host::json::parse_event;
 use crate::store::workspace::sha256_hex;

@@ -11,11 +11,11 @@ use anyhow::Result;
 
 use super::claude_code::{no_message, shown_if_changed, start_afresh};
 use crate::cmd::promote::promote;
-use crate::cmd::render::render;
 use crate::context::Context;
 use crate::domain::digest::Ending;
 use crate::domain::event::{Compaction, SessionRef, ToolKind};
 use crate::engine::record::record;
+use crate::engine::render::render;
 use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};
 use crate::host::json::parse_event;
 use crate::store::transcript::read_tail;

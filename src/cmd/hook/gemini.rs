@@ -10,13 +10,13 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::claude_code::{no_message, shown_if_changed, start_afresh};
-use crate::cmd::render::render;
 use crate::context::Context;
 use crate::domain::digest::Ending;
 use crate::domain::event::SessionRef;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
 use crate::engine::record::record;
+use crate::engine::render::render;
 use crate::host::gemini::{additional_context, decode, latest_compression, Derived, HookEvent};
 use crate::host::json::parse_event;
 use crate::store::{host_files, Updated};

@@ -94,7 +94,7 @@ impl Memories {
             .map_err(failed)?
             .unwrap_or_else(|| WorkspaceMemory::new("", USER_KEY));
         Ok(Memories {
-            team: crate::cmd::render::team_layer::team_entries(store, directory),
+            team: crate::engine::team_layer::team_entries(store, directory),
             workspace,
             of_workspace,
             of_user,
