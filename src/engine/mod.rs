@@ -7,6 +7,8 @@
 //! names or output format (decoding and encoding are `host`'s, or a subcommand's), and
 //! nothing of the command line (`cli`, `cmd`).
 
+pub mod instructions;
+pub mod promote;
 pub mod prune_output;
 pub mod recall;
 pub mod record;

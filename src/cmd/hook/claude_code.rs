@@ -6,14 +6,14 @@
 
 use anyhow::Result;
 
-use crate::cmd::compact::instructions;
-use crate::cmd::promote::promote;
 use crate::context::Context;
 use crate::domain::digest::Ending;
 use crate::domain::event::{Prompt, SessionRef};
 use crate::domain::render::hot_state_emptied;
 use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
+use crate::engine::instructions::instructions;
+use crate::engine::promote::promote;
 use crate::engine::record::record;
 use crate::engine::render::render;
 use crate::host::claude_code::{additional_context, decode, HookEvent};

@@ -10,10 +10,10 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::claude_code::{no_message, shown_if_changed, start_afresh};
-use crate::cmd::promote::promote;
 use crate::context::Context;
 use crate::domain::digest::Ending;
 use crate::domain::event::{Compaction, SessionRef, ToolKind};
+use crate::engine::promote::promote;
 use crate::engine::record::record;
 use crate::engine::render::render;
 use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};

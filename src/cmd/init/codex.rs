@@ -8,8 +8,8 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use super::{read_settings, Install, Places};
-use crate::cmd::compact::CANDIDATES_INSTRUCTION;
 use crate::domain::install_level::Level;
+use crate::engine::instructions::CANDIDATES_INSTRUCTION;
 use crate::host::claude_code::settings::render;
 use crate::host::codex::hooks_file::{self as codex, FoundHook};
 use crate::store::host_files::{self, Original};
