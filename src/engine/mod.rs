@@ -7,10 +7,13 @@
 //! names or output format (decoding and encoding are `host`'s, or a subcommand's), and
 //! nothing of the command line (`cli`, `cmd`).
 
+pub mod changes;
+pub mod fresh_start;
 pub mod instructions;
 pub mod promote;
 pub mod prune_output;
 pub mod recall;
 pub mod record;
 pub mod render;
+pub mod session_end;
 pub mod team_layer;
