@@ -10,10 +10,12 @@
 pub mod changes;
 pub mod fresh_start;
 pub mod instructions;
+pub mod memory_ops;
 pub mod promote;
 pub mod prune_output;
 pub mod recall;
 pub mod record;
 pub mod render;
 pub mod session_end;
+pub mod sessions;
 pub mod team_layer;
