@@ -1,6 +1,12 @@
-//! One file per subcommand. Each decodes its event, calls the domain and persists through
-//! the store; `execute` functions take the event bytes and return the text to print, so
-//! `replay` and the tests can drive them without a process.
+//! One file per subcommand (a folder for one with several parts: `gc`, `hook`, `init`, `mcp`,
+//! `memory`). Each decodes its input (with `host` for a hook's event), calls the `engine`,
+//! and encodes the result: a hook subcommand's `execute` takes the event's bytes and returns
+//! the text to print, so `replay` and the tests can drive it without a process.
+//!
+//! A subcommand never imports another (the files of its own folder aside): what several
+//! share is the engine's, or `host`'s. This file holds only what running any of them takes:
+//! the `Run` trait, reading stdin (`input`), printing, the `memory off` check, and the table
+//! through which `replay` drives the OpenCode hook subcommands.
 
 pub mod baseline;
 pub mod compact;
