@@ -54,23 +54,19 @@ fn json_line(tool: &str, recorded: &Recorded) -> Result<Value> {
         Recorded::LeftNewer => {
             json!({"tool": tool, "tracked": true, "written": false, "leftNewer": true})
         }
-        Recorded::Applied {
-            changes,
-            verified_counted,
-            written,
-            session_file,
-        } => {
-            let mut line = serde_json::to_value(changes)?;
-            if !verified_counted.is_empty() {
-                line["verifiedCounted"] = verified_counted
+        Recorded::Applied(applied) => {
+            let mut line = serde_json::to_value(&applied.changes)?;
+            if !applied.verified_counted.is_empty() {
+                line["verifiedCounted"] = applied
+                    .verified_counted
                     .iter()
                     .map(|s| json!({"category": s.category.as_str(), "command": s.command}))
                     .collect();
             }
             line["tool"] = json!(tool);
             line["tracked"] = json!(true);
-            line["written"] = json!(written);
-            line["sessionFile"] = json!(session_file.display().to_string());
+            line["written"] = json!(applied.written);
+            line["sessionFile"] = json!(applied.session_file.display().to_string());
             line
         }
     })

@@ -21,16 +21,20 @@ pub enum Recorded {
     Untracked,
     /// The session's store belongs to a newer ocmem and was left alone.
     LeftNewer,
-    /// The call was applied to the session whose store is `session_file`.
-    Applied {
-        changes: Changes,
-        /// The validation steps the call passed for the first time in the session, now
-        /// counted in workspace memory.
-        verified_counted: Vec<Step>,
-        /// Whether the session's store changed on disk.
-        written: bool,
-        session_file: PathBuf,
-    },
+    /// The call was applied to its session.
+    Applied(Box<Applied>),
+}
+
+/// What applying a call to its session changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    pub changes: Changes,
+    /// The validation steps the call passed for the first time in the session, now counted
+    /// in workspace memory.
+    pub verified_counted: Vec<Step>,
+    /// Whether the session's store changed on disk.
+    pub written: bool,
+    pub session_file: PathBuf,
 }
 
 /// Applies `call` to its session's hot state, and counts the validation commands it passed
@@ -77,12 +81,12 @@ pub fn record(ctx: &Context, call: &ToolCall) -> Result<Recorded> {
             count_verified(ctx, &workspace, &counted)?;
             let passed: Vec<&str> = counted.iter().map(|s| s.command.as_str()).collect();
             store.note_outcomes(&workspace, call.session, &fixed, &passed)?;
-            Recorded::Applied {
+            Recorded::Applied(Box::new(Applied {
                 changes,
                 verified_counted: counted,
                 written,
                 session_file: path,
-            }
+            }))
         }
         Updated::LeftNewer => Recorded::LeftNewer,
     })
