@@ -16,8 +16,8 @@ use crate::domain::session::SessionState;
 use crate::domain::time::format_rfc3339_ms;
 use crate::store::Updated;
 
-/// What promoting a compaction did. Its parts serialize as OpenCode's `promote --json`
-/// report lists them.
+/// What promoting a compaction did; its accepted and rejected lines serialize as a report
+/// lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Promoted {
     /// The candidates that passed the gate, each with what merging it did.
