@@ -129,7 +129,7 @@ fn workspace_input(store: &Store, files: &WorkspaceFiles, now_ms: i64) -> Result
     // The team memory of the repository the workspace's memory belongs to.
     let team = match &memory.stored {
         Stored::Ok(memory) if !memory.workspace.root.is_empty() => {
-            super::render::team_layer::team_entries(store, &memory.workspace.root)
+            crate::engine::team_layer::team_entries(store, &memory.workspace.root)
         }
         _ => Vec::new(),
     };

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 
-use super::init::{find_plugins, read_config, read_settings, Places};
 use super::{print, Run};
 use crate::cli::Doctor;
 use crate::context::{Context, InstallEnv};
@@ -24,8 +23,9 @@ use crate::domain::upkeep::doctor::{
 use crate::host::claude_code::settings as claude;
 use crate::host::codex::hooks_file as codex;
 use crate::host::gemini::settings as gemini;
+use crate::host::install::{find_plugins, Places};
 use crate::store::adopt::Candidacy;
-use crate::store::host_files;
+use crate::store::host_files::{self, read_config, read_settings};
 use crate::store::Workspace;
 
 /// The latest warnings the report shows.

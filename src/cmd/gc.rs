@@ -7,7 +7,7 @@
 //!   `domain::shell::verified`), each changed file backed up first.
 //!
 //! Workspace memory entries are never deleted: `--sweep` moves those superseded long ago to
-//! the archive beside the store (`gc_archive`). `--dry-run` reads only, without taking any lock.
+//! the archive beside the store (`archive`). `--dry-run` reads only, without taking any lock.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::IsTerminal;
@@ -17,18 +17,20 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
+mod archive;
+
 use super::{print, run_hook, Run};
 use crate::cli::Gc;
 use crate::context::Context;
 use crate::domain::base::text::{human_bytes, one_line};
 use crate::domain::memory::workspace::WorkspaceMemory;
-use crate::domain::session::digest::Ending;
 use crate::domain::session::false_positive::judge;
 use crate::domain::session::state::{OpenError, SessionState};
 use crate::domain::shell::verified::{remove_rejected, RemovedCommand};
 use crate::domain::upkeep::sweep::{
     idle_days, is_idle, surplus_quarantined, ttl_days, RemovalKind,
 };
+use crate::engine::session_end::{deleted, Deleted};
 use crate::store::inventory::{backup_dir, scan, FileInfo, WorkspaceFiles};
 use crate::store::layout::DIGESTS_DIR;
 use crate::store::layout::MEMORY_FILE;
@@ -51,7 +53,7 @@ See 'ocmem gc --help'.";
 impl Run for Gc {
     fn run(&self, ctx: &Context) -> Result<()> {
         if let Some(id) = &self.restore_archived {
-            return print(&super::gc_archive::restore(ctx, self, id)?);
+            return print(&archive::restore(ctx, self, id)?);
         }
         if self.sweep {
             let ttl = ttl_days(self.older_than, ctx.ttl_days_env.as_deref())
@@ -76,21 +78,13 @@ impl Run for Gc {
 pub fn execute(ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
     let event = crate::host::json::parse_event(stdin)?;
     let session = crate::host::opencode::session(&event)?;
-    let (directory, session_id) = (session.directory, session.session_id);
-    let store = ctx.store();
-    let workspace = store.workspace(directory);
-    let path = workspace.session_file(session_id);
-    // What the session did outlives its hot state.
-    if let Stored::Ok(state) = store.snapshot::<SessionState>(&path)? {
-        store.fold_digest(&workspace, session, Some(&state), Ending::End, None)?;
-    }
-    let removed = store.remove_store_if::<SessionState>(&path, |_| true)?;
-    if let Some(sessions_dir) = path.parent() {
-        // The workspace directory itself stays: it holds the workspace memory, or is swept.
-        remove_dir_if_empty(sessions_dir)?;
-    }
-    let outputs = store.remove_session_outputs(&workspace, session_id)?;
+    let deleted = deleted(ctx, session)?;
     Ok(if json {
+        let Deleted {
+            path,
+            removed,
+            outputs,
+        } = deleted;
         let output_bytes: u64 = outputs.iter().map(|(_, bytes)| bytes).sum();
         format!(
             "{}\n",
@@ -186,10 +180,7 @@ fn sweep(ctx: &Context, gc: &Gc, ttl: u16) -> Result<String> {
             notes.push(format!("idle {days} days"));
         }
         if let Some(n) = removal.entries {
-            notes.push(format!(
-                "{n} entries to {}",
-                super::gc_archive::ARCHIVE_NAME
-            ));
+            notes.push(format!("{n} entries to {}", archive::ARCHIVE_NAME));
         }
         let notes = if notes.is_empty() {
             String::new()
@@ -241,9 +232,7 @@ fn sweep_workspace(
         .iter()
         .map(|l| (l.path.as_path(), l.bytes))
         .collect();
-    if let Some((path, archived)) =
-        super::gc_archive::archive_memory(store, workspace, now, dry_run)?
-    {
+    if let Some((path, archived)) = archive::archive_memory(store, workspace, now, dry_run)? {
         sweep.push(RemovalKind::ArchivedEntries, &path, archived.bytes, None);
         if let Some(removal) = sweep.removed.last_mut() {
             removal.entries = Some(archived.entries);

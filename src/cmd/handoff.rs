@@ -3,11 +3,11 @@
 
 use anyhow::{bail, Result};
 
-use super::sessions::target_workspace;
 use super::Run;
 use crate::cli::Handoff;
 use crate::context::Context;
 use crate::domain::session::digest::handoff::handoff;
+use crate::engine::sessions::target_workspace;
 
 impl Run for Handoff {
     fn run(&self, ctx: &Context) -> Result<()> {

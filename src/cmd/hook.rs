@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use anyhow::{anyhow, Result};
 
-use super::{input, print, Run};
+use super::{drain_stdin, print, read_stdin, Run};
 use crate::cli::{Hook, HookHost};
 use crate::context::Context;
 use crate::domain::base::host_name::HostName;
@@ -33,12 +33,12 @@ impl Run for Hook {
             std::panic::set_hook(Box::new(|_| {}));
         }
         if ctx.disabled {
-            super::drain_stdin();
+            drain_stdin();
             return Ok(());
         }
         let ctx = &ctx.in_hook_of(host);
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            input::read_stdin().and_then(|event| execute(ctx, &event))
+            read_stdin().and_then(|event| execute(ctx, &event))
         }))
         .unwrap_or_else(|_| {
             Err(anyhow!(

@@ -6,7 +6,7 @@ use anyhow::Result;
 use super::{run_hook, Run};
 use crate::cli::Idle;
 use crate::context::Context;
-use crate::domain::session::digest::Ending;
+use crate::engine::session_end::went_idle;
 use crate::host::json::parse_event;
 use crate::host::opencode;
 
@@ -23,6 +23,6 @@ pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     if super::off_for(ctx, session.directory) {
         return Ok(String::new());
     }
-    ctx.store().keep_digest(session, Ending::Idle, None)?;
+    went_idle(ctx, session)?;
     Ok(String::new())
 }

@@ -3,7 +3,7 @@
 //! out again, restoring the file as it was when nothing else changed since; `--print` shows
 //! what would be written and changes nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
@@ -14,14 +14,12 @@ use crate::context::{Context, InstallEnv};
 use crate::domain::base::host_name::HostName;
 use crate::domain::base::install_level::Level;
 use crate::host::claude_code::settings as claude;
-use crate::host::gemini::settings as gemini;
+use crate::host::install::{find_plugins, Places};
 use crate::host::mcp::{self, PrintedHost};
 use crate::host::opencode::plugin;
-use crate::store::host_files::{self, Original};
-use crate::store::workspace::project_root;
+use crate::store::host_files::{self, read_settings, Original, Settings};
 
 mod codex;
-pub use codex::read_config;
 mod gemini_install;
 
 impl Run for Init {
@@ -72,74 +70,6 @@ impl Run for Init {
     }
 }
 
-/// Where the hosts keep their integrations, for this environment.
-pub struct Places {
-    pub project_root: PathBuf,
-    home: Option<PathBuf>,
-    xdg_config_home: Option<PathBuf>,
-    claude_config_dir: Option<PathBuf>,
-    codex_home: Option<PathBuf>,
-}
-
-impl Places {
-    pub fn new(env: &InstallEnv) -> Result<Places> {
-        let dir = env
-            .current_dir
-            .as_deref()
-            .context("cannot read the current directory")?;
-        Ok(Places {
-            project_root: project_root(dir),
-            home: env.home.clone(),
-            xdg_config_home: env.xdg_config_home.clone(),
-            claude_config_dir: env.claude_config_dir.clone(),
-            codex_home: env.codex_home.clone(),
-        })
-    }
-
-    /// OpenCode's config directory at `level`.
-    pub fn opencode_dir(&self, level: Level) -> Result<PathBuf> {
-        plugin::config_dir(
-            level,
-            &self.project_root,
-            self.home.as_deref(),
-            self.xdg_config_home.as_deref(),
-        )
-        .context("cannot find the home directory; set HOME or XDG_CONFIG_HOME")
-    }
-
-    /// The Claude Code settings file ocmem's hooks go into at `level`.
-    pub fn claude_settings(&self, level: Level) -> Result<PathBuf> {
-        claude::settings_path(
-            level,
-            &self.project_root,
-            self.home.as_deref(),
-            self.claude_config_dir.as_deref(),
-        )
-        .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
-    }
-}
-
-impl Places {
-    /// The file Claude Code reads ocmem's MCP server from at `level`.
-    pub fn claude_mcp_file(&self, level: Level) -> Result<PathBuf> {
-        mcp::claude_code_path(
-            level,
-            &self.project_root,
-            self.home.as_deref(),
-            self.claude_config_dir.as_deref(),
-        )
-        .context("cannot find the home directory; set HOME or CLAUDE_CONFIG_DIR")
-    }
-}
-
-impl Places {
-    /// The Gemini CLI settings file ocmem's hooks go into at `level`.
-    pub fn gemini_settings(&self, level: Level) -> Result<PathBuf> {
-        gemini::settings_path(level, &self.project_root, self.home.as_deref())
-            .context("cannot find the home directory; set HOME")
-    }
-}
-
 /// `init opencode --mcp`: the plugin registers the tools itself.
 const OPENCODE_HAS_TOOLS: &str = "OpenCode needs no MCP server: ocmem's plugin (`ocmem init opencode`) gives the agent the memory tools itself; nothing was changed\n";
 
@@ -159,62 +89,6 @@ fn printed_mcp(host: PrintedHost, binary: &Path, uninstall: bool) -> String {
         host.display_name(),
         host.config_file()
     )
-}
-
-/// An ocmem plugin file found in an OpenCode config directory.
-pub struct FoundPlugin {
-    pub path: PathBuf,
-    pub text: String,
-    /// The binary it runs; `None`: `ocmem` on PATH.
-    pub binary: Option<String>,
-}
-
-/// The ocmem plugins in OpenCode's config directory `dir`. A file of that name that is not
-/// ocmem's plugin is an error: it is not ours to replace or remove.
-pub fn find_plugins(dir: &Path) -> Result<Vec<FoundPlugin>> {
-    let mut found = Vec::new();
-    for path in plugin::candidate_files(dir) {
-        let Some(bytes) = host_files::read(&path)? else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        match plugin::installed_binary(&text) {
-            Some(binary) => found.push(FoundPlugin { path, text, binary }),
-            None => bail!(
-                "{} is not ocmem's plugin; leaving it alone (move it away to install ocmem's)",
-                path.display()
-            ),
-        }
-    }
-    Ok(found)
-}
-
-/// A Claude Code settings file as read: its text and JSON, or nothing when missing.
-pub struct Settings {
-    pub text: Option<String>,
-    pub value: Value,
-}
-
-/// Reads a Claude Code settings file; refuses one that is not valid JSON.
-pub fn read_settings(path: &Path) -> Result<Settings> {
-    let Some(bytes) = host_files::read(path)? else {
-        return Ok(Settings {
-            text: None,
-            value: Value::Object(Default::default()),
-        });
-    };
-    let value = serde_json::from_slice(&bytes).with_context(|| {
-        format!(
-            "{} is not valid JSON; fix it, then run this again",
-            path.display()
-        )
-    })?;
-    // Valid JSON is UTF-8.
-    let text = String::from_utf8(bytes).expect("JSON that parsed is UTF-8");
-    Ok(Settings {
-        text: Some(text),
-        value,
-    })
 }
 
 fn program_name(binary: Option<&str>) -> &str {

@@ -1,12 +1,11 @@
 //! `ocmem memory …`, `ocmem remember` and `ocmem forget`: people's view of a workspace's
-//! memory. Reads never create anything; every change goes through `ops` (the store's lock,
-//! an atomic write, the checks of `domain::steer::edit`), and bad input is refused before
-//! anything on disk is touched.
+//! memory. Reads never create anything; every change goes through `engine::memory_ops` (the
+//! store's lock, an atomic write, the checks of `domain::steer::edit`), and bad input is
+//! refused before anything on disk is touched.
 
 mod editor;
 pub mod hot_state;
 mod instructions;
-pub mod ops;
 mod table;
 mod team;
 
@@ -26,6 +25,7 @@ use crate::domain::memory::search;
 use crate::domain::memory::workspace::{EntryStatus, MemoryEntry, Merged, WorkspaceMemory};
 use crate::domain::prompt::layers::Layers;
 use crate::domain::steer::edit::{self, Changed, Edited, Listed, NotShown, Part};
+use crate::engine::memory_ops;
 use crate::store::archive::{archive_path, read_archive, restore_archived};
 use crate::store::switch::{is_off, off_marker};
 use crate::store::user_memory::USER_KEY;
@@ -163,11 +163,11 @@ fn listing<'a>(
     if target.is_user() {
         return edit::listing_with(Part::User, Some(memory), None, memory, now_ms);
     }
-    let user = ops::read_store(store, &store.user_memory_file())
+    let user = memory_ops::read_store(store, &store.user_memory_file())
         .ok()
         .flatten();
     // And the repository's team memory, which shows some entries in their place.
-    let team = super::render::team_layer::team_entries(store, &target.workspace.root);
+    let team = crate::engine::team_layer::team_entries(store, &target.workspace.root);
     let layers = Layers {
         user: user.as_ref(),
         team: &team,
@@ -178,7 +178,7 @@ fn listing<'a>(
 
 /// The memory as it is (none yet: empty), for reading.
 fn read(store: &Store, workspace: &Target) -> Result<WorkspaceMemory> {
-    Ok(ops::read_store(store, &workspace.memory_file())?
+    Ok(memory_ops::read_store(store, &workspace.memory_file())?
         .unwrap_or_else(|| WorkspaceMemory::new(&workspace.root, &workspace.key)))
 }
 
@@ -342,7 +342,7 @@ fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String> {
             bail!("{refused}");
         }
     }
-    let added = ops::add_to_store(
+    let added = memory_ops::add_to_store(
         &store,
         &workspace.memory_file(),
         fresh(&workspace),
@@ -380,7 +380,7 @@ fn edit(ctx: &Context, term: &TerminalEnv, cmd: &MemoryEdit) -> Result<String> {
         None => editor::edit_text(term, entry)?,
     };
     edit::checked_text(&text).map_err(anyhow::Error::msg)?;
-    let edited = ops::edit_in_store(&store, &workspace.memory_file(), &entry.id, &text)?;
+    let edited = memory_ops::edit_in_store(&store, &workspace.memory_file(), &entry.id, &text)?;
     if cmd.scope.json {
         return pretty(&match &edited {
             Edited::Unchanged => json!({"outcome": "unchanged", "id": entry.id}),
@@ -442,7 +442,7 @@ fn forget(ctx: &Context, term: &TerminalEnv, cmd: &MemoryForget) -> Result<Strin
         }
         (None, None) => bail!("name an entry by its id, or pass --match TEXT"),
     };
-    let outcomes = ops::forget_in_store(&store, &workspace.memory_file(), &ids)?;
+    let outcomes = memory_ops::forget_in_store(&store, &workspace.memory_file(), &ids)?;
     let (done, already): (Vec<_>, Vec<_>) = outcomes
         .iter()
         .partition(|(_, changed)| matches!(changed, Changed::Done { .. }));
@@ -474,7 +474,7 @@ fn restore(ctx: &Context, term: &TerminalEnv, cmd: &MemoryRestore) -> Result<Str
     let path = workspace.memory_file();
     let (id, superseded, already) = match edit::find(&memory.entries, &cmd.id) {
         Ok(_) => {
-            let (id, changed) = ops::restore_in_store(&store, &path, &cmd.id)?;
+            let (id, changed) = memory_ops::restore_in_store(&store, &path, &cmd.id)?;
             match changed {
                 Changed::Done { superseded } => (id, superseded, false),
                 Changed::Already => (id, Vec::new(), true),
@@ -608,7 +608,7 @@ fn import(ctx: &Context, term: &TerminalEnv, cmd: &MemoryImport) -> Result<Strin
         );
     }
     let outcomes =
-        ops::import_into_store(&store, &workspace.memory_file(), fresh(&workspace), news)?;
+        memory_ops::import_into_store(&store, &workspace.memory_file(), fresh(&workspace), news)?;
     let count = |f: fn(&Result<Merged, String>) -> bool| outcomes.iter().filter(|o| f(o)).count();
     let added = count(|o| matches!(o, Ok(Merged::Added { .. } | Merged::Replaced { .. })));
     let duplicates = count(|o| matches!(o, Ok(Merged::Duplicate { .. })));

@@ -1,12 +1,17 @@
-//! One file per subcommand. Each decodes its event, calls the domain and persists through
-//! the store; `execute` functions take the event bytes and return the text to print, so
-//! `replay` and the tests can drive them without a process.
+//! One file per subcommand (a folder for one with several parts: `gc`, `hook`, `init`, `mcp`,
+//! `memory`). Each decodes its input (with `host` for a hook's event), calls the `engine`,
+//! and encodes the result: a hook subcommand's `execute` takes the event's bytes and returns
+//! the text to print, so `replay` and the tests can drive it without a process.
+//!
+//! A subcommand never imports another (the files of its own folder aside): what several
+//! share is the engine's, or `host`'s. This file holds only what running any of them takes:
+//! the `Run` trait, reading stdin (`input`), printing, the `memory off` check, and the table
+//! through which `replay` drives the OpenCode hook subcommands.
 
 pub mod baseline;
 pub mod compact;
 pub mod doctor;
 pub mod gc;
-pub mod gc_archive;
 pub mod handoff;
 pub mod hook;
 pub mod idle;
@@ -15,8 +20,6 @@ pub mod input;
 pub mod mcp;
 pub mod memory;
 pub mod promote;
-pub mod prune_output;
-pub mod recall;
 pub mod render;
 pub mod replay;
 pub mod sessions;
@@ -29,6 +32,8 @@ use anyhow::{Context as _, Result};
 use crate::cli::Command;
 use crate::context::Context;
 use crate::domain::base::host_name::HostName;
+
+pub use input::read_stdin;
 
 pub trait Run {
     fn run(&self, ctx: &Context) -> Result<()>;
@@ -58,19 +63,46 @@ impl Run for Command {
     }
 }
 
+/// An OpenCode hook subcommand run in-process: its event's bytes and whether `--json` was
+/// given in, the text to print out.
+pub type Execute = fn(&Context, &[u8], bool) -> Result<String>;
+
 /// Runs a hook subcommand: the event from stdin, the text to stdout.
 /// They are OpenCode's: its plugin is what runs them, and logs what they print on stderr.
-fn run_hook(
-    ctx: &Context,
-    json: bool,
-    execute: fn(&Context, &[u8], bool) -> Result<String>,
-) -> Result<()> {
+fn run_hook(ctx: &Context, json: bool, execute: Execute) -> Result<()> {
     if ctx.disabled {
         drain_stdin();
         return Ok(());
     }
     let ctx = ctx.in_hook_of(HostName::OpenCode);
-    print(&execute(&ctx, &input::read_stdin()?, json)?)
+    print(&execute(&ctx, &read_stdin()?, json)?)
+}
+
+/// The OpenCode hook subcommands, by name: `replay` feeds a recorded log through them
+/// in-process, here, without importing their files (no subcommand imports another).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenCodeHook {
+    Render,
+    ToolAfter,
+    Compact,
+    Promote,
+    Gc,
+    Idle,
+}
+
+impl OpenCodeHook {
+    /// Runs the subcommand's `execute` on `stdin`, as its hook would, without a process.
+    pub fn execute(self, ctx: &Context, stdin: &[u8], json: bool) -> Result<String> {
+        let execute: Execute = match self {
+            OpenCodeHook::Render => render::execute,
+            OpenCodeHook::ToolAfter => tool_after::execute,
+            OpenCodeHook::Compact => compact::execute,
+            OpenCodeHook::Promote => promote::execute,
+            OpenCodeHook::Gc => gc::execute,
+            OpenCodeHook::Idle => idle::execute,
+        };
+        execute(ctx, stdin, json)
+    }
 }
 
 /// Reads stdin to its end and drops it: a hook that does nothing still takes its event, so the

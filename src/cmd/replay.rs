@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::{compact, gc, print, promote, render, tool_after, Run};
+use super::{print, OpenCodeHook, Run};
 use crate::cli::Replay;
 use crate::context::Context;
 
@@ -137,12 +137,16 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                     event["context"] =
                         json!({"tokens": tokens, "limit": v["input"]["model"]["limit"]});
                 }
-                render::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                OpenCodeHook::Render
+                    .execute(&inner, event.to_string().as_bytes(), false)
+                    .map_err(at)?;
             }
             "tool.execute.after" => {
                 let dir = need_directory(&directory).map_err(at)?;
                 let event = json!({"directory": dir, "input": v["input"], "output": v["output"]});
-                tool_after::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                OpenCodeHook::ToolAfter
+                    .execute(&inner, event.to_string().as_bytes(), false)
+                    .map_err(at)?;
                 if let Some(session_id) = v["input"]["sessionID"].as_str() {
                     if let Some(turn) = &mut session_entry(&mut sessions, session_id).turn {
                         turn.tool_calls += 1;
@@ -155,8 +159,9 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 };
                 let dir = need_directory(&directory).map_err(at)?;
                 let event = json!({"directory": dir, "sessionID": session_id});
-                let added =
-                    compact::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                let added = OpenCodeHook::Compact
+                    .execute(&inner, event.to_string().as_bytes(), false)
+                    .map_err(at)?;
                 out.push_str(&format!(
                     "\n== compaction of session {session_id}: {} lines added to the compaction prompt\n",
                     added.lines().count()
@@ -223,8 +228,9 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 session.summary_message = None;
                 session.summary_parts.clear();
                 session.tokens = None;
-                let report =
-                    promote::execute(&inner, event.to_string().as_bytes(), true).map_err(at)?;
+                let report = OpenCodeHook::Promote
+                    .execute(&inner, event.to_string().as_bytes(), true)
+                    .map_err(at)?;
                 out.push_str(&describe_promotion(&report));
             }
             "event" if v["type"] == "session.deleted" => {
@@ -239,7 +245,9 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 session.deleted = true;
                 session.tokens = None;
                 let event = json!({"directory": dir, "sessionID": session_id});
-                gc::execute(&inner, event.to_string().as_bytes(), false).map_err(at)?;
+                OpenCodeHook::Gc
+                    .execute(&inner, event.to_string().as_bytes(), false)
+                    .map_err(at)?;
                 out.push_str(&format!(
                     "\n== session {session_id} deleted: its session file removed, its memories kept\n"
                 ));
@@ -254,7 +262,8 @@ pub fn execute(ctx: &Context, file: &Path) -> Result<String> {
                 }
                 if let (Some(dir), false) = (directory.as_deref(), session.deleted) {
                     let event = json!({"directory": dir, "sessionID": session_id});
-                    super::idle::execute(&inner, event.to_string().as_bytes(), false)
+                    OpenCodeHook::Idle
+                        .execute(&inner, event.to_string().as_bytes(), false)
                         .map_err(at)?;
                 }
             }
@@ -420,7 +429,7 @@ fn describe_promotion(report: &str) -> String {
 
 fn render_text(ctx: &Context, directory: &str, session_id: &str) -> Result<String> {
     let event = json!({"directory": directory, "sessionID": session_id});
-    let text = render::execute(ctx, event.to_string().as_bytes(), false)?;
+    let text = OpenCodeHook::Render.execute(ctx, event.to_string().as_bytes(), false)?;
     Ok(if text.is_empty() {
         "(nothing to show)\n".to_string()
     } else {

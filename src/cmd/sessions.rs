@@ -1,15 +1,12 @@
 //! `ocmem sessions`: the digests of a workspace's past sessions, the latest first.
 
-use std::path::PathBuf;
-
-use anyhow::{bail, Context as _, Result};
+use anyhow::Result;
 
 use super::Run;
 use crate::cli::Sessions;
 use crate::context::Context;
 use crate::domain::session::digest::{cut, SessionDigest};
-use crate::store::layout::DIGESTS_DIR;
-use crate::store::{Store, Workspace};
+use crate::engine::sessions::target_workspace;
 
 impl Run for Sessions {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -26,28 +23,6 @@ impl Run for Sessions {
         };
         super::print(&text)
     }
-}
-
-/// The workspace `--workspace DIR` belongs to, else the current directory's; found without
-/// changing anything.
-pub fn target_workspace(store: &Store, dir: Option<&PathBuf>) -> Result<Workspace> {
-    let dir = match dir {
-        Some(dir) => {
-            let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
-            if !dir.is_dir() {
-                // A folder moved or removed still names the sessions it had.
-                let left = store.locate_workspace(&absolute.to_string_lossy());
-                if dir.exists() || !left.dir.join(DIGESTS_DIR).is_dir() {
-                    bail!("--workspace {} is not a directory", dir.display());
-                }
-                return Ok(left);
-            }
-            absolute
-        }
-        None => std::env::current_dir()
-            .context("cannot read the current directory; pass --workspace DIR")?,
-    };
-    Ok(store.locate_workspace(&dir.to_string_lossy()))
 }
 
 /// One line per digest: when, host, title, counts.

@@ -51,6 +51,20 @@ pub enum HookEvent<'a> {
     },
 }
 
+impl<'a> HookEvent<'a> {
+    /// The directory of the session the event belongs to; `None` for an event ocmem ignores.
+    pub fn directory(&self) -> Option<&'a str> {
+        match self {
+            HookEvent::SessionStart { session, .. } | HookEvent::SessionEnd(session) => {
+                Some(session.directory)
+            }
+            HookEvent::UserPromptSubmit(prompt) => Some(prompt.session.directory),
+            HookEvent::ToolUse { call, .. } => Some(call.session.directory),
+            HookEvent::Other { .. } => None,
+        }
+    }
+}
+
 /// Decodes one hook payload.
 pub fn decode(event: &Value) -> Result<HookEvent<'_>> {
     let name = required_str(event, "hook_event_name")?;

@@ -58,6 +58,25 @@ pub enum HookEvent<'a> {
     },
 }
 
+impl<'a> HookEvent<'a> {
+    /// The directory of the session the event belongs to; `None` for an event ocmem ignores.
+    pub fn directory(&self) -> Option<&'a str> {
+        match self {
+            HookEvent::SessionStart(session) | HookEvent::SessionEnd(session) => {
+                Some(session.directory)
+            }
+            HookEvent::BeforeAgent { prompt, .. } => Some(prompt.session.directory),
+            HookEvent::AfterTool(call) => Some(call.session.directory),
+            HookEvent::Other { .. } => None,
+        }
+    }
+}
+
+/// The transcript an event names, which tells whether the history was compressed.
+pub fn transcript_path(event: &Value) -> Option<&str> {
+    event["transcript_path"].as_str()
+}
+
 /// What a tool call's payload implies beyond its fields, worked out before decoding (decoded
 /// events borrow from it).
 #[derive(Debug, Default)]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _, Result};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::domain::base::hash::sha256_hex;
 
@@ -24,6 +25,48 @@ pub fn read(path: &Path) -> Result<Option<Vec<u8>>> {
     fs::read(path)
         .map(Some)
         .with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// A host's JSON settings file as read: its text and JSON, or nothing when missing.
+pub struct Settings {
+    pub text: Option<String>,
+    pub value: Value,
+}
+
+/// Reads a host's JSON settings file (an empty object when there is none); refuses one that
+/// is not valid JSON.
+pub fn read_settings(path: &Path) -> Result<Settings> {
+    let Some(bytes) = read(path)? else {
+        return Ok(Settings {
+            text: None,
+            value: Value::Object(Default::default()),
+        });
+    };
+    let value = serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "{} is not valid JSON; fix it, then run this again",
+            path.display()
+        )
+    })?;
+    // Valid JSON is UTF-8.
+    let text = String::from_utf8(bytes).expect("JSON that parsed is UTF-8");
+    Ok(Settings {
+        text: Some(text),
+        value,
+    })
+}
+
+/// A `config.toml` as read: its text, `None` when there is none.
+pub fn read_config(path: &Path) -> Result<Option<String>> {
+    let Some(bytes) = read(path)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        anyhow::anyhow!(
+            "{} is not UTF-8 text; fix it, then run this again",
+            path.display()
+        )
+    })
 }
 
 /// Replaces `path` with `bytes`, creating its missing directories; returns those it created,

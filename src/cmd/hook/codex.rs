@@ -9,13 +9,14 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::claude_code::{no_message, shown_if_changed, start_afresh};
-use crate::cmd::promote::promote;
-use crate::cmd::render::render;
-use crate::cmd::tool_after::record;
 use crate::context::Context;
-use crate::domain::session::digest::Ending;
 use crate::domain::session::event::{Compaction, SessionRef, ToolKind};
+use crate::engine::changes::hot_state_if_changed;
+use crate::engine::fresh_start::{start_afresh, whole_block};
+use crate::engine::promote::promote;
+use crate::engine::record::record;
+use crate::engine::render::no_message;
+use crate::engine::session_end::ended;
 use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};
 use crate::host::json::parse_event;
 use crate::store::transcript::read_tail;
@@ -24,7 +25,10 @@ use crate::store::transcript::read_tail;
 pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let event = parse_event(stdin)?;
     let event = decode(&event)?;
-    if directory(&event).is_some_and(|dir| crate::cmd::off_for(ctx, dir)) {
+    if event
+        .directory()
+        .is_some_and(|dir| crate::cmd::off_for(ctx, dir))
+    {
         return Ok(String::new());
     }
     Ok(match event {
@@ -37,17 +41,13 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
                 promote_compaction(ctx, session, transcript)?;
             }
             start_afresh(ctx, session)?;
-            let rendered = render(ctx, no_message(session))?;
-            shown_if_changed(ctx, session, &rendered.session)?;
+            let rendered = whole_block(ctx, no_message(session))?;
             additional_context("SessionStart", rendered.text().trim_end())
         }
-        HookEvent::UserPromptSubmit(prompt) => {
-            let rendered = render(ctx, prompt)?;
-            match shown_if_changed(ctx, prompt.session, &rendered.session)? {
-                Some(text) => additional_context("UserPromptSubmit", &text),
-                None => String::new(),
-            }
-        }
+        HookEvent::UserPromptSubmit(prompt) => match hot_state_if_changed(ctx, prompt)? {
+            Some(text) => additional_context("UserPromptSubmit", &text),
+            None => String::new(),
+        },
         HookEvent::ToolUse {
             mut call,
             transcript,
@@ -65,9 +65,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
         // Every `codex exec` process ends its session, also one resumed later: its state stays
         // until `gc --sweep` finds it idle.
         HookEvent::SessionEnd(session) => {
-            let store = ctx.store();
-            store.note_host_call(&store.workspace(session.directory), session.host);
-            store.keep_digest(session, Ending::End, None)?;
+            ended(ctx, session)?;
             String::new()
         }
         HookEvent::Other { .. } => String::new(),
@@ -94,16 +92,4 @@ fn promote_compaction(ctx: &Context, session: SessionRef, transcript: Option<&st
         },
     )?;
     Ok(())
-}
-
-/// The directory of the session an event belongs to; `None` for an event ocmem ignores.
-fn directory<'a>(event: &HookEvent<'a>) -> Option<&'a str> {
-    match event {
-        HookEvent::SessionStart { session, .. } | HookEvent::SessionEnd(session) => {
-            Some(session.directory)
-        }
-        HookEvent::UserPromptSubmit(prompt) => Some(prompt.session.directory),
-        HookEvent::ToolUse { call, .. } => Some(call.session.directory),
-        HookEvent::Other { .. } => None,
-    }
 }

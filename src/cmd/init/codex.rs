@@ -2,17 +2,16 @@
 //! `.codex/hooks.json`) and the entries of the user's `config.toml` that make Codex run them:
 //! each hook's trust entry and, for a project, the project's trust.
 
-use std::path::{Path, PathBuf};
-
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
-use super::{read_settings, Install, Places};
-use crate::cmd::compact::CANDIDATES_INSTRUCTION;
+use super::Install;
 use crate::domain::base::install_level::Level;
+use crate::engine::instructions::CANDIDATES_INSTRUCTION;
 use crate::host::claude_code::settings::render;
 use crate::host::codex::hooks_file::{self as codex, FoundHook};
-use crate::store::host_files::{self, Original};
+use crate::host::install::Places;
+use crate::store::host_files::{self, read_config, read_settings, Original};
 
 /// What `--compact-prompt` sets as Codex's compaction prompt: a handoff summary, ending with
 /// ocmem's request for memory candidates. It replaces Codex's built-in prompt, and a static
@@ -25,35 +24,6 @@ pub fn compact_prompt() -> String {
          messages that still matter. Be concise: the summary replaces the conversation.\n\n\
          {CANDIDATES_INSTRUCTION}"
     )
-}
-
-impl Places {
-    /// Codex's home, where its user files are.
-    pub fn codex_home(&self) -> Result<PathBuf> {
-        codex::codex_home(self.home.as_deref(), self.codex_home.as_deref())
-            .context("cannot find the home directory; set HOME or CODEX_HOME")
-    }
-
-    /// The `hooks.json` ocmem's Codex hooks go into at `level`, and the `config.toml` that
-    /// trusts them.
-    pub fn codex_files(&self, level: Level) -> Result<(PathBuf, PathBuf)> {
-        let home = self.codex_home()?;
-        let hooks = codex::hooks_path(level, &self.project_root, &home);
-        Ok((hooks, home.join("config.toml")))
-    }
-}
-
-/// A `config.toml` as read: its text, `None` when there is none.
-pub fn read_config(path: &Path) -> Result<Option<String>> {
-    let Some(bytes) = host_files::read(path)? else {
-        return Ok(None);
-    };
-    String::from_utf8(bytes).map(Some).map_err(|_| {
-        anyhow::anyhow!(
-            "{} is not UTF-8 text; fix it, then run this again",
-            path.display()
-        )
-    })
 }
 
 impl Install<'_> {

@@ -3,9 +3,11 @@
 
 use anyhow::{Context as _, Result};
 
-use super::{read_settings, Install, Places};
+use super::Install;
 use crate::host::claude_code::settings::render;
 use crate::host::gemini::settings as gemini;
+use crate::host::install::Places;
+use crate::store::host_files::read_settings;
 
 impl Install<'_> {
     pub(super) fn gemini(&self, places: &Places) -> Result<String> {

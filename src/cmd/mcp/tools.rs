@@ -1,6 +1,6 @@
 //! What each tool of `ocmem mcp` does, without a process or a protocol: a call's arguments (a
 //! JSON object) in, a JSON answer or a one-line error out. Changes go through
-//! `cmd::memory::ops`, as `ocmem memory` makes them: under the store's lock, written
+//! `engine::memory_ops`, as `ocmem memory` makes them: under the store's lock, written
 //! atomically, and not at all when a store is corrupt or newer than this ocmem.
 //!
 //! What the agent adds passes the compaction gate too (`domain::capture::candidates::gate`): like a
@@ -13,7 +13,6 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::catalog::{self, DEFAULT_LIMIT, MAX_LIMIT};
-use crate::cmd::memory::ops;
 use crate::context::Context;
 use crate::domain::base::paths::relative_to;
 use crate::domain::base::text::one_line;
@@ -27,6 +26,7 @@ use crate::domain::session::active_files;
 use crate::domain::session::open_errors;
 use crate::domain::session::state::SessionState;
 use crate::domain::steer::edit::{self, Changed, Listed, NotShown, Part};
+use crate::engine::memory_ops;
 use crate::store::switch::is_off;
 use crate::store::user_memory::USER_KEY;
 use crate::store::{Store, Workspace};
@@ -88,14 +88,14 @@ struct Memories {
 impl Memories {
     fn read(store: &Store, directory: &str) -> Result<Memories, String> {
         let workspace = store.workspace(directory);
-        let of_workspace = ops::read_store(store, &workspace.memory_file())
+        let of_workspace = memory_ops::read_store(store, &workspace.memory_file())
             .map_err(failed)?
             .unwrap_or_else(|| WorkspaceMemory::new(&workspace.root, &workspace.key));
-        let of_user = ops::read_store(store, &store.user_memory_file())
+        let of_user = memory_ops::read_store(store, &store.user_memory_file())
             .map_err(failed)?
             .unwrap_or_else(|| WorkspaceMemory::new("", USER_KEY));
         Ok(Memories {
-            team: crate::cmd::render::team_layer::team_entries(store, directory),
+            team: crate::engine::team_layer::team_entries(store, directory),
             workspace,
             of_workspace,
             of_user,
@@ -315,7 +315,7 @@ fn memory_add(ctx: &Context, store: &Store, directory: &str, args: AddArgs) -> A
     } else {
         Scope::Workspace
     };
-    let added = ops::add_to_store(
+    let added = memory_ops::add_to_store(
         store,
         &store_file(store, &workspace, scope),
         || fresh(&workspace, scope),
@@ -418,8 +418,8 @@ fn memory_forget(ctx: &Context, store: &Store, directory: &str, args: ForgetArgs
             return Err(format!("{why}; nothing was changed"));
         }
         let path = store_file(store, &memories.workspace, *scope);
-        let outcomes =
-            ops::forget_in_store(store, &path, std::slice::from_ref(&entry.id)).map_err(failed)?;
+        let outcomes = memory_ops::forget_in_store(store, &path, std::slice::from_ref(&entry.id))
+            .map_err(failed)?;
         let already = outcomes
             .iter()
             .any(|(_, changed)| *changed == Changed::Already);

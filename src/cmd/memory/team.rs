@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::{fresh, ops, pretty, read, workspace, SCHEMA};
+use super::{fresh, pretty, read, workspace, SCHEMA};
 use crate::cli::{
     MemoryAdd, MemoryList, MemoryScope, MemorySearch, MemoryShare, MemoryShow, MemoryUnshare,
 };
@@ -19,6 +19,7 @@ use crate::domain::memory::team::gate::refusal;
 use crate::domain::memory::team::{self, TeamEntry, TeamMemory};
 use crate::domain::memory::workspace::{canonical_key, EntryStatus, Merged, NewMemory, Source};
 use crate::domain::steer::edit::{self, MANUAL_CONFIDENCE};
+use crate::engine::memory_ops;
 use crate::store::team::{display, read_team, repository_root, update_team, TeamChange, TeamRead};
 
 /// What to do once a change is in the file.
@@ -433,7 +434,7 @@ pub fn unshare(ctx: &Context, term: &TerminalEnv, cmd: &MemoryUnshare) -> Result
         let entry = find(team, &cmd.id)?.clone();
         // Into personal memory first: were the team file not written after it, the entry
         // would be in both, never in neither.
-        let outcome = ops::import_into_store(
+        let outcome = memory_ops::import_into_store(
             &store,
             &target.memory_file(),
             fresh(&target),

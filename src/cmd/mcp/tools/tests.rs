@@ -72,7 +72,7 @@ impl Setup {
     fn remember(&self, text: &str, kind: MemoryType, user: bool) -> String {
         let workspace = self.workspace();
         let scope = if user { Scope::User } else { Scope::Workspace };
-        let added = ops::add_to_store(
+        let added = memory_ops::add_to_store(
             &self.store(),
             &store_file(&self.store(), &workspace, scope),
             || fresh(&workspace, scope),
@@ -260,7 +260,7 @@ fn bad_arguments_are_errors_that_name_the_problem() {
 fn list_shows_what_the_block_shows_and_all_adds_the_rest_with_the_reason() {
     let s = setup();
     let (pnpm, _, _) = s.populate();
-    ops::forget_in_store(&s.store(), &s.memory_file(), &[pnpm]).unwrap();
+    memory_ops::forget_in_store(&s.store(), &s.memory_file(), &[pnpm]).unwrap();
     let shown = s.call(catalog::LIST, json!({})).unwrap();
     let shown_texts = texts(&shown, "entries");
     assert_eq!(shown_texts.len(), 3, "{shown_texts:?}");
@@ -310,7 +310,7 @@ fn add_stores_a_manual_entry_once_in_the_memory_asked_for() {
         .unwrap();
     assert_eq!(added["outcome"], json!("added"));
     assert_eq!(added["entry"]["scope"], json!("workspace"));
-    let stored = ops::read_store(&s.store(), &s.memory_file())
+    let stored = memory_ops::read_store(&s.store(), &s.memory_file())
         .unwrap()
         .unwrap();
     assert_eq!(stored.entries.len(), 1);
@@ -447,7 +447,7 @@ fn forget_by_id_or_a_single_match_and_lists_several_without_changing_anything() 
     assert_eq!(again["outcome"], json!("already-forgotten"));
     assert_eq!(bytes(&s.user_file()), user_before);
     // The pnpm entry is untouched; an unknown id is an error.
-    let stored = ops::read_store(&s.store(), &s.memory_file())
+    let stored = memory_ops::read_store(&s.store(), &s.memory_file())
         .unwrap()
         .unwrap();
     let pnpm_entry = stored.entries.iter().find(|e| e.id == pnpm).unwrap();

@@ -1,7 +1,7 @@
 //! What a person (or the agent, through its tools) does to workspace memory by hand: list it
 //! with what the block shows and why the rest is not shown, add, edit, forget and restore
 //! entries, and read an entry's history. Pure functions over a `WorkspaceMemory`; the store
-//! and the command line are `cmd::memory`'s.
+//! is `engine::memory_ops`'s and the command line `cmd::memory`'s.
 //!
 //! Nothing is ever deleted: forgetting or editing an entry marks it `superseded`, with three
 //! fields the TypeScript plugin's readers ignore (`SUPERSEDED_AT`, `SUPERSEDED_BY`,

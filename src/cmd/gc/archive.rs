@@ -14,11 +14,11 @@ use crate::store::archive::{archive_due, archive_path, read_archive, restore_arc
 use crate::store::inventory::{scan, WorkspaceFiles};
 use crate::store::Store;
 
-pub use crate::store::archive::ARCHIVE_FILE as ARCHIVE_NAME;
+pub(super) use crate::store::archive::ARCHIVE_FILE as ARCHIVE_NAME;
 
 /// Moves the due entries of a workspace's memory store to its archive; the store's path and
 /// what moved, or `None` when nothing did.
-pub fn archive_memory(
+pub(super) fn archive_memory(
     store: &Store,
     workspace: &WorkspaceFiles,
     now_ms: i64,
@@ -32,7 +32,7 @@ pub fn archive_memory(
 
 /// `gc --restore-archived ID`: finds the archive holding `id` (in the workspace `--workspace`
 /// names, else in any) and brings the entry back into that workspace's memory.
-pub fn restore(ctx: &Context, gc: &Gc, id: &str) -> Result<String> {
+pub(super) fn restore(ctx: &Context, gc: &Gc, id: &str) -> Result<String> {
     let store = ctx.store();
     let only = gc
         .workspace

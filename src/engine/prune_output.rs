@@ -1,6 +1,6 @@
-//! The output economy of `tool-after --prune`: a long bash, grep, glob or list output cut down
-//! for the model (rules in `domain::shell::prune`), its whole text saved under the data directory,
-//! and one last line saying where.
+//! The output economy: a long bash, grep, glob or list output cut down for the model (rules in
+//! `domain::shell::prune`), its whole text saved under the data directory, and one last line saying
+//! where. OpenCode's `tool-after --prune` prints it in place of the output.
 
 use anyhow::Result;
 
