@@ -1,5 +1,5 @@
 //! The shell completions in `completions/` and the man pages in `man/` are generated from the
-//! clap definitions in `src/cli.rs`. This test fails when a committed file is missing, differs
+//! clap definitions in `src/cli/mod.rs`. This test fails when a committed file is missing, differs
 //! from what the current CLI generates, or belongs to a subcommand that no longer exists.
 //! Regenerate them all with
 //!
