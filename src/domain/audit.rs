@@ -186,6 +186,38 @@ impl EntryCounts {
     }
 }
 
+/// Entry counts kept apart by one key: the memory type, the source.
+trait CountsBy: Copy {
+    type Key: Copy + 'static;
+    /// Every key, in the order the table shows them.
+    const KEYS: &'static [Self::Key];
+
+    fn name(key: Self::Key) -> &'static str;
+
+    fn get_mut(&mut self, key: Self::Key) -> &mut EntryCounts;
+
+    /// The counts of `key`, by value: `get_mut` alone says which field is whose.
+    fn get(self, key: Self::Key) -> EntryCounts {
+        let mut copy = self;
+        *copy.get_mut(key)
+    }
+
+    fn add(&mut self, other: Self) {
+        for &key in Self::KEYS {
+            self.get_mut(key).add(&other.get(key));
+        }
+    }
+
+    /// `<key> <active/not rendered/superseded>` for every key, for the table.
+    fn cells(self) -> String {
+        let cells: Vec<String> = Self::KEYS
+            .iter()
+            .map(|&key| format!("{} {}", Self::name(key), self.get(key).cell()))
+            .collect();
+        cells.join("  ")
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ByType {
@@ -195,22 +227,20 @@ pub struct ByType {
     pub reference: EntryCounts,
 }
 
-impl ByType {
+impl CountsBy for ByType {
+    type Key = MemoryType;
+    const KEYS: &'static [MemoryType] = &MemoryType::ALL;
+
+    fn name(kind: MemoryType) -> &'static str {
+        kind.as_str()
+    }
+
     fn get_mut(&mut self, kind: MemoryType) -> &mut EntryCounts {
         match kind {
             MemoryType::Feedback => &mut self.feedback,
             MemoryType::Project => &mut self.project,
             MemoryType::Decision => &mut self.decision,
             MemoryType::Reference => &mut self.reference,
-        }
-    }
-
-    fn get(&self, kind: MemoryType) -> &EntryCounts {
-        match kind {
-            MemoryType::Feedback => &self.feedback,
-            MemoryType::Project => &self.project,
-            MemoryType::Decision => &self.decision,
-            MemoryType::Reference => &self.reference,
         }
     }
 }
@@ -223,22 +253,19 @@ pub struct BySource {
     pub compaction: EntryCounts,
 }
 
-const SOURCES: [Source; 3] = [Source::Explicit, Source::Manual, Source::Compaction];
+impl CountsBy for BySource {
+    type Key = Source;
+    const KEYS: &'static [Source] = &[Source::Explicit, Source::Manual, Source::Compaction];
 
-impl BySource {
+    fn name(source: Source) -> &'static str {
+        source.as_str()
+    }
+
     fn get_mut(&mut self, source: Source) -> &mut EntryCounts {
         match source {
             Source::Explicit => &mut self.explicit,
             Source::Manual => &mut self.manual,
             Source::Compaction => &mut self.compaction,
-        }
-    }
-
-    fn get(&self, source: Source) -> &EntryCounts {
-        match source {
-            Source::Explicit => &self.explicit,
-            Source::Manual => &self.manual,
-            Source::Compaction => &self.compaction,
         }
     }
 }
@@ -280,14 +307,8 @@ impl Entries {
 
     fn add(&mut self, other: &Entries) {
         self.add_counts(&other.counts());
-        for kind in MemoryType::ALL {
-            self.by_type.get_mut(kind).add(other.by_type.get(kind));
-        }
-        for source in SOURCES {
-            self.by_source
-                .get_mut(source)
-                .add(other.by_source.get(source));
-        }
+        self.by_type.add(other.by_type);
+        self.by_source.add(other.by_source);
     }
 }
 
@@ -1063,16 +1084,8 @@ pub fn render_table(report: &Report, scope: Option<&str>) -> String {
         ));
         match w.memory {
             StoreState::Ok => {
-                let by_type: Vec<String> = MemoryType::ALL
-                    .iter()
-                    .map(|t| format!("{} {}", t.as_str(), w.entries.by_type.get(*t).cell()))
-                    .collect();
-                let by_source: Vec<String> = SOURCES
-                    .iter()
-                    .map(|s| format!("{} {}", s.as_str(), w.entries.by_source.get(*s).cell()))
-                    .collect();
-                out.push_str(&format!("  by type:   {}\n", by_type.join("  ")));
-                out.push_str(&format!("  by source: {}\n", by_source.join("  ")));
+                out.push_str(&format!("  by type:   {}\n", w.entries.by_type.cells()));
+                out.push_str(&format!("  by source: {}\n", w.entries.by_source.cells()));
                 if !w.verified_commands.is_empty() {
                     let verified: Vec<String> = w
                         .verified_commands
