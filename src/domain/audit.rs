@@ -1246,14 +1246,9 @@ mod tests {
 
     #[test]
     fn user_memory_takes_its_share_of_the_block_the_audit_counts() {
-        let texts: Vec<String> = (0..28)
-            .map(|i| format!("Decision {i} keeps service {i} behind the gateway"))
-            .collect();
-        let entries: Vec<(MemoryType, &str, Source)> = texts
-            .iter()
-            .map(|t| (MemoryType::Decision, t.as_str(), Source::Compaction))
-            .collect();
-        let workspace = memory_with(&entries);
+        let workspace = numbered(28, MemoryType::Decision, Source::Compaction, |i| {
+            format!("Decision {i} keeps service {i} behind the gateway")
+        });
         let user = memory_with(&[
             (
                 MemoryType::Feedback,
@@ -1299,6 +1294,28 @@ mod tests {
             );
         }
         memory
+    }
+
+    /// A memory store holding one explicit preference.
+    fn one_preference() -> Stored<WorkspaceMemory> {
+        Stored::Ok(memory_with(&[(
+            MemoryType::Feedback,
+            "always run the linter before pushing",
+            Source::Explicit,
+        )]))
+    }
+
+    /// A memory of `count` entries of one type and source, each text made from its number.
+    fn numbered(
+        count: usize,
+        kind: MemoryType,
+        source: Source,
+        text: impl Fn(usize) -> String,
+    ) -> WorkspaceMemory {
+        let texts: Vec<String> = (0..count).map(text).collect();
+        let entries: Vec<(MemoryType, &str, Source)> =
+            texts.iter().map(|t| (kind, t.as_str(), source)).collect();
+        memory_with(&entries)
     }
 
     fn error(command: Option<&str>, summary: &str, status: ErrorStatus) -> OpenError {
@@ -1384,20 +1401,9 @@ mod tests {
 
     #[test]
     fn entries_beyond_the_cap_or_the_budget_are_not_rendered() {
-        let mut memory = WorkspaceMemory::new("/r", "k");
-        for i in 0..35 {
-            merge(
-                &mut memory,
-                NewMemory {
-                    kind: MemoryType::Reference,
-                    text: format!("reference number {i} {}", "lorem ipsum dolor ".repeat(13)),
-                    rationale: None,
-                    source: Source::Compaction,
-                    confidence: 0.75,
-                },
-                NOW,
-            );
-        }
+        let memory = numbered(35, MemoryType::Reference, Source::Compaction, |i| {
+            format!("reference number {i} {}", "lorem ipsum dolor ".repeat(13))
+        });
         let block = render_block(&memory, Some(NOW));
         let shown = block.lines().filter(|l| l.starts_with("- ")).count() as u64;
         assert!(shown < 28, "the budget cuts before the cap: {shown}");
@@ -1411,20 +1417,9 @@ mod tests {
     #[test]
     fn a_store_without_capped_marks_is_judged_by_what_renders() {
         // The TypeScript plugin wrote no `capped`: 30 active entries, 28 rendered.
-        let mut memory = WorkspaceMemory::new("/r", "k");
-        for i in 0..30 {
-            merge(
-                &mut memory,
-                NewMemory {
-                    kind: MemoryType::Feedback,
-                    text: format!("short preference number {i}"),
-                    rationale: None,
-                    source: Source::Explicit,
-                    confidence: 1.0,
-                },
-                NOW,
-            );
-        }
+        let mut memory = numbered(30, MemoryType::Feedback, Source::Explicit, |i| {
+            format!("short preference number {i}")
+        });
         for entry in &mut memory.entries {
             entry.capped = false;
         }
@@ -1591,14 +1586,7 @@ mod tests {
 
     #[test]
     fn totals_add_up_and_the_json_has_the_schema() {
-        let a = input(
-            Stored::Ok(memory_with(&[(
-                MemoryType::Feedback,
-                "always run the linter before pushing",
-                Source::Explicit,
-            )])),
-            vec![],
-        );
+        let a = input(one_preference(), vec![]);
         let mut b = input(Stored::Corrupt("bad".into()), vec![]);
         b.key = "fedcba9876543210".into();
         let report = report(Path::new("/data"), NOW, &[a, b], None);
@@ -1626,11 +1614,7 @@ mod tests {
     #[test]
     fn the_table_is_aligned_and_ends_with_the_problems() {
         let a = input(
-            Stored::Ok(memory_with(&[(
-                MemoryType::Feedback,
-                "always run the linter before pushing",
-                Source::Explicit,
-            )])),
+            one_preference(),
             vec![Stored::Corrupt("not valid JSON".into())],
         );
         let table = render_table(&report(Path::new("/data"), NOW, &[a], None), None);
