@@ -18,7 +18,7 @@ use super::scan::{
     CLOSING_DECORATIONS, LINE_BREAKS,
 };
 use super::text::{is_symbol, longest_at, skip_chars, strip_private};
-use super::triggers::{all, Language, LANGUAGES};
+use super::triggers::{all, triggers, Language};
 use crate::domain::render::strip_invisible;
 
 /// At most this many requests are taken from one message.
@@ -129,10 +129,7 @@ fn request_in(line: &str, spans: &Spans, sentence: &Sentence) -> Option<String> 
 }
 
 fn remember_phrases() -> impl Iterator<Item = &'static str> + Clone {
-    LANGUAGES
-        .iter()
-        .flat_map(|language| language.triggers)
-        .map(|trigger| trigger.phrase)
+    triggers().map(|trigger| trigger.phrase)
 }
 
 /// One table of every language.

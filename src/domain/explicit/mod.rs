@@ -28,6 +28,7 @@ mod body;
 mod forget;
 mod forget_triggers;
 mod kind;
+mod language;
 pub mod recall;
 mod scan;
 mod scope;

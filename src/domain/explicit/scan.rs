@@ -9,7 +9,7 @@ use std::ops::Range;
 use super::body::{pointer, Pointer};
 use super::scope::{of_pointing_sentence, Scope};
 use super::text::{is_symbol, longest_at, match_at, skip_chars};
-use super::triggers::{all, BodyStart, Language, Trigger, LANGUAGES};
+use super::triggers::{all, triggers, BodyStart, Language, Trigger};
 
 /// A body never crosses one of these.
 pub(super) const LINE_BREAKS: &[char] = &[
@@ -444,9 +444,7 @@ pub(super) fn skip_list_number(text: &str, at: usize) -> usize {
 /// The trigger at `at`, if one is there: the longest over every language, or a final verb
 /// opening its sentence with a colon ("覚えておいて：…").
 fn match_trigger(text: &str, at: usize) -> Option<Matched> {
-    let best = LANGUAGES
-        .iter()
-        .flat_map(|language| language.triggers)
+    let best = triggers()
         .filter_map(|trigger| {
             let end = match_at(text, at, trigger.phrase)?;
             let separated =
