@@ -17,15 +17,12 @@ use super::scan::{
     is_opening_decoration, readable_lines, sentences, skip_list_number, Sentence, Spans,
     CLOSING_DECORATIONS, LINE_BREAKS,
 };
-use super::text::{is_symbol, longest_at, skip_chars, strip_private};
+use super::text::{is_symbol, longest_at, skip_chars, strip_private, MAX_OPENING_WORDS};
 use super::triggers::{all, triggers, Language};
 use crate::domain::render::strip_invisible;
 
 /// At most this many requests are taken from one message.
 pub const MAX_FORGETS_PER_MESSAGE: usize = 5;
-
-/// At most this many filler or negation words are read before a trigger.
-const MAX_OPENING_WORDS: usize = 8;
 
 /// After an opener, one of these makes it talk ("forget that, just run it"), not a request.
 const DISMISSING_SEPARATORS: &[char] = &[',', '，', '、'];

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use super::body::{pointer, Pointer};
 use super::scope::{of_pointing_sentence, Scope};
-use super::text::{is_symbol, longest_at, match_at, skip_chars};
+use super::text::{is_symbol, longest_at, match_at, skip_chars, MAX_OPENING_WORDS};
 use super::triggers::{all, triggers, BodyStart, Language, Trigger};
 
 /// A body never crosses one of these.
@@ -61,10 +61,6 @@ pub(super) const CLOSING_DECORATIONS: &[char] = &[
 
 /// List items under a trigger: "- …", "* …", "1. …", "2) …", "・…".
 const LIST_BULLETS: &[char] = &['-', '*', '+', '•', '·', '・', '▪'];
-
-/// At most this many filler or negation words are read before a trigger: enough for "ok so
-/// please also", and a bound on the work at each clause start.
-pub(super) const MAX_OPENING_WORDS: usize = 8;
 
 /// Which lines can hold an instruction.
 pub(super) fn readable_lines(lines: &[&str]) -> Vec<bool> {

@@ -15,7 +15,7 @@
 //! Matching is `text.rs`'s: case-insensitive, on word boundaries, any whitespace run for a space.
 
 use super::language::{each, Lang};
-use super::text::{longest_at, match_at};
+use super::text::{longest_at, match_at, MAX_OPENING_WORDS};
 use super::triggers::{all, Language};
 
 /// Where an explicit memory belongs.
@@ -536,7 +536,7 @@ fn strip_particle(text: &str) -> &str {
 /// the end.
 fn opens_with_scope(before: &str) -> bool {
     let mut at = 0;
-    for _ in 0..super::scan::MAX_OPENING_WORDS {
+    for _ in 0..MAX_OPENING_WORDS {
         at = skip(before, at, |c| !c.is_alphanumeric());
         if at >= before.len() {
             return false;
