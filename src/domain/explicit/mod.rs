@@ -45,6 +45,7 @@ pub use body::body_width;
 pub use body::MIN_BODY_CHARS;
 pub use forget::{forget_requests, ForgetRequest, MAX_FORGETS_PER_MESSAGE};
 pub use kind::classify;
+pub(crate) use language::Lang;
 pub use scope::Scope;
 pub use text::strip_private;
 
