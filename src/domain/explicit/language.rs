@@ -1,7 +1,7 @@
 //! The languages the phrase tables are written for. Each table module (`triggers.rs`,
 //! `forget_triggers.rs`, `scope.rs`, `recall.rs`) reaches its table of a language through an
 //! exhaustive `match` on `Lang`, so a language added here does not compile until every table
-//! has it.
+//! has it. The candidate gate's tables (`candidates/`) tag their rows with it too.
 
 /// One language of the phrase tables. Chinese is one language in both scripts: its tables hold
 /// the simplified and the traditional forms.
