@@ -31,7 +31,7 @@ use crate::domain::memory::workspace::{
     ranked, stale_days, EntryStatus, MemoryEntry, Source, WorkspaceMemory, MAX_RENDERED_ENTRIES,
     MEMORY_VERSION,
 };
-use crate::domain::prompt::layers::{render_layers, Layers};
+use crate::domain::prompt::layers::{render_layers, LayeredBlock, Layers};
 use crate::domain::session::false_positive::judge;
 use crate::domain::session::state::{ErrorStatus, SessionState, SESSION_VERSION};
 use crate::domain::shell::verified;
@@ -187,6 +187,38 @@ impl EntryCounts {
     }
 }
 
+/// Entry counts kept apart by one key: the memory type, the source.
+trait CountsBy: Copy {
+    type Key: Copy + 'static;
+    /// Every key, in the order the table shows them.
+    const KEYS: &'static [Self::Key];
+
+    fn name(key: Self::Key) -> &'static str;
+
+    fn get_mut(&mut self, key: Self::Key) -> &mut EntryCounts;
+
+    /// The counts of `key`, by value: `get_mut` alone says which field is whose.
+    fn get(self, key: Self::Key) -> EntryCounts {
+        let mut copy = self;
+        *copy.get_mut(key)
+    }
+
+    fn add(&mut self, other: Self) {
+        for &key in Self::KEYS {
+            self.get_mut(key).add(&other.get(key));
+        }
+    }
+
+    /// `<key> <active/not rendered/superseded>` for every key, for the table.
+    fn cells(self) -> String {
+        let cells: Vec<String> = Self::KEYS
+            .iter()
+            .map(|&key| format!("{} {}", Self::name(key), self.get(key).cell()))
+            .collect();
+        cells.join("  ")
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ByType {
@@ -196,22 +228,20 @@ pub struct ByType {
     pub reference: EntryCounts,
 }
 
-impl ByType {
+impl CountsBy for ByType {
+    type Key = MemoryType;
+    const KEYS: &'static [MemoryType] = &MemoryType::ALL;
+
+    fn name(kind: MemoryType) -> &'static str {
+        kind.as_str()
+    }
+
     fn get_mut(&mut self, kind: MemoryType) -> &mut EntryCounts {
         match kind {
             MemoryType::Feedback => &mut self.feedback,
             MemoryType::Project => &mut self.project,
             MemoryType::Decision => &mut self.decision,
             MemoryType::Reference => &mut self.reference,
-        }
-    }
-
-    fn get(&self, kind: MemoryType) -> &EntryCounts {
-        match kind {
-            MemoryType::Feedback => &self.feedback,
-            MemoryType::Project => &self.project,
-            MemoryType::Decision => &self.decision,
-            MemoryType::Reference => &self.reference,
         }
     }
 }
@@ -224,22 +254,19 @@ pub struct BySource {
     pub compaction: EntryCounts,
 }
 
-const SOURCES: [Source; 3] = [Source::Explicit, Source::Manual, Source::Compaction];
+impl CountsBy for BySource {
+    type Key = Source;
+    const KEYS: &'static [Source] = &[Source::Explicit, Source::Manual, Source::Compaction];
 
-impl BySource {
+    fn name(source: Source) -> &'static str {
+        source.as_str()
+    }
+
     fn get_mut(&mut self, source: Source) -> &mut EntryCounts {
         match source {
             Source::Explicit => &mut self.explicit,
             Source::Manual => &mut self.manual,
             Source::Compaction => &mut self.compaction,
-        }
-    }
-
-    fn get(&self, source: Source) -> &EntryCounts {
-        match source {
-            Source::Explicit => &self.explicit,
-            Source::Manual => &self.manual,
-            Source::Compaction => &self.compaction,
         }
     }
 }
@@ -263,18 +290,26 @@ impl Entries {
         }
     }
 
+    fn add_counts(&mut self, counts: &EntryCounts) {
+        self.active += counts.active;
+        self.not_rendered += counts.not_rendered;
+        self.superseded += counts.superseded;
+    }
+
+    /// Counts `entry` in all, under its type and under its source; `rendered` says whether the
+    /// block shows it.
+    fn count(&mut self, entry: &MemoryEntry, rendered: bool) {
+        let mut one = EntryCounts::default();
+        one.count(entry, rendered);
+        self.by_type.get_mut(entry.kind).add(&one);
+        self.by_source.get_mut(entry.source).add(&one);
+        self.add_counts(&one);
+    }
+
     fn add(&mut self, other: &Entries) {
-        self.active += other.active;
-        self.not_rendered += other.not_rendered;
-        self.superseded += other.superseded;
-        for kind in MemoryType::ALL {
-            self.by_type.get_mut(kind).add(other.by_type.get(kind));
-        }
-        for source in SOURCES {
-            self.by_source
-                .get_mut(source)
-                .add(other.by_source.get(source));
-        }
+        self.add_counts(&other.counts());
+        self.by_type.add(other.by_type);
+        self.by_source.add(other.by_source);
     }
 }
 
@@ -438,246 +473,269 @@ pub fn audit_workspace_with(
     user: Option<&WorkspaceMemory>,
     now_ms: i64,
 ) -> (WorkspaceAudit, Vec<Problem>) {
-    let mut problems = Vec::new();
-    let problem = |kind, path: &Path, id: Option<&str>, rule, detail: String| Problem {
-        workspace: input.key.clone(),
-        kind,
-        path: Some(path.to_string_lossy().into_owned()),
-        id: id.map(str::to_string),
-        rule,
-        // Ids and names come from the store: keep the line one line.
-        detail: one_line(&detail),
-    };
-    let mut audit = WorkspaceAudit {
-        key: input.key.clone(),
-        dir: input.dir.to_string_lossy().into_owned(),
-        root: None,
-        memory: StoreState::Missing,
-        memory_version: None,
-        entries: Entries::default(),
-        archived: 0,
-        rendered_chars: 0,
-        budget_chars: None,
-        secrets: Secrets::default(),
-        stale: 0,
-        sessions: Sessions::default(),
-        errors: Errors::default(),
-        files: Files {
-            quarantined: input.quarantined,
-            orphan_temp: input.orphan_temp_files,
-            ..Files::default()
-        },
-        bytes: input.bytes,
-        verified_commands: Vec::new(),
-    };
+    let mut audit = WorkspaceAudit::listed(input);
+    let mut problems = Problems::of(input);
+    // The problems are listed in the order of these steps.
+    audit_memory_store(&mut audit, &mut problems, input, user, now_ms);
+    audit_locks(&mut audit.files, &mut problems, &input.bad_locks);
+    audit_archive(&mut audit, &mut problems, input.archive.as_ref());
+    audit_sessions(&mut audit, &mut problems, &input.sessions, now_ms);
+    (audit, problems.found)
+}
 
-    let memory_path = &input.memory.path;
-    let memory_name = relative(memory_path, &input.dir);
-    match &input.memory.stored {
-        Stored::Missing => {}
+impl WorkspaceAudit {
+    /// What the listing of the workspace directory tells, before any store is read.
+    fn listed(input: &WorkspaceInput) -> Self {
+        WorkspaceAudit {
+            key: input.key.clone(),
+            dir: input.dir.to_string_lossy().into_owned(),
+            root: None,
+            memory: StoreState::Missing,
+            memory_version: None,
+            entries: Entries::default(),
+            archived: 0,
+            rendered_chars: 0,
+            budget_chars: None,
+            secrets: Secrets::default(),
+            stale: 0,
+            sessions: Sessions::default(),
+            errors: Errors::default(),
+            files: Files {
+                quarantined: input.quarantined,
+                orphan_temp: input.orphan_temp_files,
+                ..Files::default()
+            },
+            bytes: input.bytes,
+            verified_commands: Vec::new(),
+        }
+    }
+}
+
+/// The problems of one workspace, in the order they are found.
+struct Problems<'a> {
+    key: &'a str,
+    dir: &'a Path,
+    found: Vec<Problem>,
+}
+
+impl<'a> Problems<'a> {
+    fn of(input: &'a WorkspaceInput) -> Self {
+        Problems {
+            key: &input.key,
+            dir: &input.dir,
+            found: Vec::new(),
+        }
+    }
+
+    /// `path` as a problem names it: relative to the workspace directory.
+    fn name(&self, path: &Path) -> String {
+        relative(path, self.dir)
+    }
+
+    /// A problem of the file at `path` as a whole.
+    fn push(&mut self, kind: ProblemKind, path: &Path, detail: String) {
+        self.push_about(kind, path, None, None, detail);
+    }
+
+    /// A problem of the entry or error `id` stored at `path`, found by `rule`.
+    fn push_about(
+        &mut self,
+        kind: ProblemKind,
+        path: &Path,
+        id: Option<&str>,
+        rule: Option<&'static str>,
+        detail: String,
+    ) {
+        self.found.push(Problem {
+            workspace: self.key.to_string(),
+            kind,
+            path: Some(path.to_string_lossy().into_owned()),
+            id: id.map(str::to_string),
+            rule,
+            // Ids and names come from the store: keep the line one line.
+            detail: one_line(&detail),
+        });
+    }
+}
+
+/// The workspace memory store: how it read and, when it did, its root, its budget, the block
+/// it renders, its verified commands and its entries.
+fn audit_memory_store(
+    audit: &mut WorkspaceAudit,
+    problems: &mut Problems,
+    input: &WorkspaceInput,
+    user: Option<&WorkspaceMemory>,
+    now_ms: i64,
+) {
+    let path = &input.memory.path;
+    let memory = match &input.memory.stored {
+        Stored::Missing => return,
         Stored::Corrupt(reason) => {
             audit.memory = StoreState::Corrupt;
-            audit.files.corrupt += 1;
-            problems.push(problem(
-                ProblemKind::Corrupt,
-                memory_path,
-                None,
-                None,
-                corrupt_detail(&memory_name, reason),
-            ));
+            corrupt_store(&mut audit.files, problems, path, reason);
+            return;
         }
         Stored::Newer(version) => {
             audit.memory = StoreState::NewerVersion;
             audit.memory_version = Some(*version);
-            audit.files.newer_version += 1;
-            problems.push(problem(
-                ProblemKind::NewerVersion,
-                memory_path,
-                None,
-                None,
-                newer_detail(&memory_name, *version, MEMORY_VERSION),
-            ));
+            newer_store(&mut audit.files, problems, path, *version, MEMORY_VERSION);
+            return;
         }
-        Stored::Ok(memory) => {
-            audit.memory = StoreState::Ok;
-            audit.memory_version = Some(memory.version);
-            audit.root = Some(memory.workspace.root.clone()).filter(|r| !r.is_empty());
-            audit.budget_chars = Some(memory.limits.max_rendered_chars);
-            let layers = Layers {
-                user,
-                team: &input.team,
-                workspace: Some(memory),
-            };
-            let layered = render_layers(layers, Some(now_ms));
-            let block = layered.text();
-            // The workspace's own entries are in its section, after user and team memory.
-            let workspace_part = layered.workspace.as_str();
-            audit.verified_commands = verified::shown(&memory.verified_commands)
-                .into_iter()
-                .map(|(category, v)| VerifiedCommand {
-                    category: category.as_str(),
-                    command: one_line(&scrub(&v.command)),
-                    count: v.count,
-                    last_passed: one_line(&v.last_passed),
-                })
-                .collect();
-            audit.rendered_chars = block.chars().count() as u64;
-            let rendered = rendered_entries(memory, workspace_part, now_ms);
-            for (entry, shown) in memory.entries.iter().zip(rendered) {
-                audit
-                    .entries
-                    .by_type
-                    .get_mut(entry.kind)
-                    .count(entry, shown);
-                audit
-                    .entries
-                    .by_source
-                    .get_mut(entry.source)
-                    .count(entry, shown);
-                let mut all = EntryCounts::default();
-                all.count(entry, shown);
-                audit.entries.active += all.active;
-                audit.entries.not_rendered += all.not_rendered;
-                audit.entries.superseded += all.superseded;
-                if entry.status == EntryStatus::Active && stale_days(entry, now_ms).is_some() {
-                    audit.stale += 1;
-                }
-                let mut kinds = secret_kinds(&entry.text);
-                for kind in entry
-                    .rationale
-                    .as_deref()
-                    .map(secret_kinds)
-                    .unwrap_or_default()
-                {
-                    if !kinds.contains(&kind) {
-                        kinds.push(kind);
-                    }
-                }
-                if !kinds.is_empty() {
-                    audit.secrets.entries += 1;
-                    let status = match entry.status {
-                        EntryStatus::Active => "active",
-                        EntryStatus::Superseded => "superseded",
-                    };
-                    problems.push(problem(
-                        ProblemKind::Secret,
-                        memory_path,
-                        Some(&entry.id),
-                        None,
-                        format!(
-                            "{memory_name}: {status} {} entry {} ({}) holds a secret ({}) in plain text",
-                            entry.kind.as_str(),
-                            entry.id,
-                            entry.source.as_str(),
-                            kinds.join(", ")
-                        ),
-                    ));
-                }
-            }
-        }
+        Stored::Ok(memory) => memory,
+    };
+    audit.memory = StoreState::Ok;
+    audit.memory_version = Some(memory.version);
+    audit.root = Some(memory.workspace.root.clone()).filter(|r| !r.is_empty());
+    audit.budget_chars = Some(memory.limits.max_rendered_chars);
+    let block = rendered_block(memory, &input.team, user, now_ms);
+    audit.rendered_chars = block.text().chars().count() as u64;
+    audit.verified_commands = verified_commands(memory);
+    // The workspace's own entries are in its section, after user and team memory.
+    let rendered = rendered_entries(memory, &block.workspace, now_ms);
+    for (entry, shown) in memory.entries.iter().zip(rendered) {
+        audit_entry(audit, problems, path, entry, shown, now_ms);
     }
+}
 
-    for (path, what) in &input.bad_locks {
-        audit.files.corrupt += 1;
-        problems.push(problem(
-            ProblemKind::Corrupt,
-            path,
-            None,
-            None,
-            format!(
-                "{} is {what}, not a regular file; a hook would move it aside",
-                relative(path, &input.dir)
-            ),
-        ));
+/// The block the hooks would render now: user memory, the team entries of the workspace's
+/// repository, then the workspace's own.
+fn rendered_block(
+    memory: &WorkspaceMemory,
+    team: &[TeamEntry],
+    user: Option<&WorkspaceMemory>,
+    now_ms: i64,
+) -> LayeredBlock {
+    let layers = Layers {
+        user,
+        team,
+        workspace: Some(memory),
+    };
+    render_layers(layers, Some(now_ms))
+}
+
+/// Per validation category, the verified command the block shows, as it shows it.
+fn verified_commands(memory: &WorkspaceMemory) -> Vec<VerifiedCommand> {
+    verified::shown(&memory.verified_commands)
+        .into_iter()
+        .map(|(category, v)| VerifiedCommand {
+            category: category.as_str(),
+            command: one_line(&scrub(&v.command)),
+            count: v.count,
+            last_passed: one_line(&v.last_passed),
+        })
+        .collect()
+}
+
+/// One entry of the memory store at `path`: counted by status, type and source, and whether
+/// the block shows it (`shown`); stale, or holding a secret (a problem).
+fn audit_entry(
+    audit: &mut WorkspaceAudit,
+    problems: &mut Problems,
+    path: &Path,
+    entry: &MemoryEntry,
+    shown: bool,
+    now_ms: i64,
+) {
+    audit.entries.count(entry, shown);
+    if entry.status == EntryStatus::Active && stale_days(entry, now_ms).is_some() {
+        audit.stale += 1;
     }
+    let kinds = entry_secret_kinds(entry);
+    if kinds.is_empty() {
+        return;
+    }
+    audit.secrets.entries += 1;
+    let status = match entry.status {
+        EntryStatus::Active => "active",
+        EntryStatus::Superseded => "superseded",
+    };
+    let detail = format!(
+        "{}: {status} {} entry {} ({}) holds a secret ({}) in plain text",
+        problems.name(path),
+        entry.kind.as_str(),
+        entry.id,
+        entry.source.as_str(),
+        kinds.join(", ")
+    );
+    problems.push_about(ProblemKind::Secret, path, Some(&entry.id), None, detail);
+}
 
-    if let Some(archive) = &input.archive {
-        audit.archived = archive.archive.entries.len() as u64;
-        let name = relative(&archive.path, &input.dir);
-        for bad in &archive.archive.malformed {
-            audit.files.malformed_archive_lines += 1;
-            problems.push(problem(
-                ProblemKind::Corrupt,
-                &archive.path,
-                None,
-                None,
-                format!(
-                    "{name}: line {} is not an archived entry ({})",
-                    bad.line,
-                    quote(&bad.reason)
-                ),
-            ));
+/// The kinds of secret an entry's text and rationale hold, each once: the text's first.
+fn entry_secret_kinds(entry: &MemoryEntry) -> Vec<&'static str> {
+    let mut kinds = secret_kinds(&entry.text);
+    for kind in entry
+        .rationale
+        .as_deref()
+        .map(secret_kinds)
+        .unwrap_or_default()
+    {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
         }
     }
+    kinds
+}
 
+/// Lock paths holding something other than a regular file: corrupt files, a problem each.
+fn audit_locks(files: &mut Files, problems: &mut Problems, bad_locks: &[(PathBuf, String)]) {
+    for (path, what) in bad_locks {
+        files.corrupt += 1;
+        let detail = format!(
+            "{} is {what}, not a regular file; a hook would move it aside",
+            problems.name(path)
+        );
+        problems.push(ProblemKind::Corrupt, path, detail);
+    }
+}
+
+/// The archive beside the memory store: its distinct entries, and a problem for each line that
+/// is not one.
+fn audit_archive(
+    audit: &mut WorkspaceAudit,
+    problems: &mut Problems,
+    archive: Option<&ArchiveInput>,
+) {
+    let Some(archive) = archive else {
+        return;
+    };
+    audit.archived = archive.archive.entries.len() as u64;
+    let name = problems.name(&archive.path);
+    for bad in &archive.archive.malformed {
+        audit.files.malformed_archive_lines += 1;
+        let detail = format!(
+            "{name}: line {} is not an archived entry ({})",
+            bad.line,
+            quote(&bad.reason)
+        );
+        problems.push(ProblemKind::Corrupt, &archive.path, detail);
+    }
+}
+
+/// The session stores: how many there are and how long the least recently used one has been
+/// idle; in each readable one, its open errors and the secrets it holds.
+fn audit_sessions(
+    audit: &mut WorkspaceAudit,
+    problems: &mut Problems,
+    sessions: &[StoreInput<SessionState>],
+    now_ms: i64,
+) {
     let mut oldest_used: Option<i64> = None;
-    for session in &input.sessions {
-        let name = relative(&session.path, &input.dir);
+    for session in sessions {
+        let path = &session.path;
         let used = match &session.stored {
+            // Gone between listing and reading: not counted.
             Stored::Missing => continue,
             Stored::Corrupt(reason) => {
-                audit.files.corrupt += 1;
-                problems.push(problem(
-                    ProblemKind::Corrupt,
-                    &session.path,
-                    None,
-                    None,
-                    corrupt_detail(&name, reason),
-                ));
+                corrupt_store(&mut audit.files, problems, path, reason);
                 session.modified_ms
             }
             Stored::Newer(version) => {
-                audit.files.newer_version += 1;
-                problems.push(problem(
-                    ProblemKind::NewerVersion,
-                    &session.path,
-                    None,
-                    None,
-                    newer_detail(&name, *version, SESSION_VERSION),
-                ));
+                newer_store(&mut audit.files, problems, path, *version, SESSION_VERSION);
                 session.modified_ms
             }
             Stored::Ok(state) => {
-                for error in &state.open_errors {
-                    audit.errors.total += 1;
-                    match error.status {
-                        ErrorStatus::Open => audit.errors.open += 1,
-                        ErrorStatus::MaybeFixed => audit.errors.maybe_fixed += 1,
-                    }
-                    if let Some(verdict) = judge(error) {
-                        audit.errors.suspected_false_positives += 1;
-                        let command = match error.command.as_deref() {
-                            Some(c) if !c.trim().is_empty() => format!("`{}`", quote(c)),
-                            _ => "no stored command".to_string(),
-                        };
-                        problems.push(problem(
-                            ProblemKind::FalsePositive,
-                            &session.path,
-                            Some(&error.id),
-                            Some(verdict.rule()),
-                            format!(
-                                "{name}: error {} [{}] \"{}\" (from {command}): {}",
-                                error.id,
-                                error.category.as_str(),
-                                quote(&error.summary),
-                                verdict.reason()
-                            ),
-                        ));
-                    }
-                }
-                for (what, id, kinds) in session_secrets(state) {
-                    audit.secrets.session_values += 1;
-                    problems.push(problem(
-                        ProblemKind::Secret,
-                        &session.path,
-                        id.as_deref(),
-                        None,
-                        format!(
-                            "{name}: {what} holds a secret ({}) in plain text",
-                            kinds.join(", ")
-                        ),
-                    ));
-                }
+                audit_open_errors(&mut audit.errors, problems, path, state);
+                audit_session_secrets(&mut audit.secrets, problems, path, state);
                 state.last_used_ms().or(session.modified_ms)
             }
         };
@@ -687,7 +745,92 @@ pub fn audit_workspace_with(
         }
     }
     audit.sessions.oldest_days = oldest_used.map(|used| idle_days(used, now_ms));
-    (audit, problems)
+}
+
+/// The open errors of the session store at `path`: counted by status, and a problem for each
+/// that `false_positive::judge` rejects.
+fn audit_open_errors(
+    errors: &mut Errors,
+    problems: &mut Problems,
+    path: &Path,
+    state: &SessionState,
+) {
+    let name = problems.name(path);
+    for error in &state.open_errors {
+        errors.total += 1;
+        match error.status {
+            ErrorStatus::Open => errors.open += 1,
+            ErrorStatus::MaybeFixed => errors.maybe_fixed += 1,
+        }
+        let Some(verdict) = judge(error) else {
+            continue;
+        };
+        errors.suspected_false_positives += 1;
+        let command = match error.command.as_deref() {
+            Some(c) if !c.trim().is_empty() => format!("`{}`", quote(c)),
+            _ => "no stored command".to_string(),
+        };
+        let detail = format!(
+            "{name}: error {} [{}] \"{}\" (from {command}): {}",
+            error.id,
+            error.category.as_str(),
+            quote(&error.summary),
+            verdict.reason()
+        );
+        problems.push_about(
+            ProblemKind::FalsePositive,
+            path,
+            Some(&error.id),
+            Some(verdict.rule()),
+            detail,
+        );
+    }
+}
+
+/// The values of the session store at `path` that hold a secret: counted, a problem each.
+fn audit_session_secrets(
+    secrets: &mut Secrets,
+    problems: &mut Problems,
+    path: &Path,
+    state: &SessionState,
+) {
+    let name = problems.name(path);
+    for (what, id, kinds) in session_secrets(state) {
+        secrets.session_values += 1;
+        let detail = format!(
+            "{name}: {what} holds a secret ({}) in plain text",
+            kinds.join(", ")
+        );
+        problems.push_about(ProblemKind::Secret, path, id.as_deref(), None, detail);
+    }
+}
+
+/// A live store at `path` that does not parse: a corrupt file, and a problem.
+fn corrupt_store(files: &mut Files, problems: &mut Problems, path: &Path, reason: &str) {
+    files.corrupt += 1;
+    let detail = format!(
+        "{} does not parse ({}); ocmem would quarantine it and start afresh",
+        problems.name(path),
+        quote(reason)
+    );
+    problems.push(ProblemKind::Corrupt, path, detail);
+}
+
+/// A live store at `path` written in format `version`, newer than the `understood` one: not
+/// read, counted, and a problem.
+fn newer_store(
+    files: &mut Files,
+    problems: &mut Problems,
+    path: &Path,
+    version: u64,
+    understood: u64,
+) {
+    files.newer_version += 1;
+    let detail = format!(
+        "{} has format version {version}, newer than this ocmem reads ({understood}); not read, and never overwritten",
+        problems.name(path)
+    );
+    problems.push(ProblemKind::NewerVersion, path, detail);
 }
 
 /// For each entry of `memory` (in store order), whether `block` (what `render_block` made of
@@ -810,19 +953,6 @@ fn totals(workspaces: &[WorkspaceAudit], problems: u64) -> Totals {
         totals.bytes += w.bytes;
     }
     totals
-}
-
-fn corrupt_detail(name: &str, reason: &str) -> String {
-    format!(
-        "{name} does not parse ({}); ocmem would quarantine it and start afresh",
-        quote(reason)
-    )
-}
-
-fn newer_detail(name: &str, version: u64, understood: u64) -> String {
-    format!(
-        "{name} has format version {version}, newer than this ocmem reads ({understood}); not read, and never overwritten"
-    )
 }
 
 /// Stored text fit to quote in one line: secrets scrubbed, one line, at most `QUOTE_CHARS`.
@@ -955,16 +1085,8 @@ pub fn render_table(report: &Report, scope: Option<&str>) -> String {
         ));
         match w.memory {
             StoreState::Ok => {
-                let by_type: Vec<String> = MemoryType::ALL
-                    .iter()
-                    .map(|t| format!("{} {}", t.as_str(), w.entries.by_type.get(*t).cell()))
-                    .collect();
-                let by_source: Vec<String> = SOURCES
-                    .iter()
-                    .map(|s| format!("{} {}", s.as_str(), w.entries.by_source.get(*s).cell()))
-                    .collect();
-                out.push_str(&format!("  by type:   {}\n", by_type.join("  ")));
-                out.push_str(&format!("  by source: {}\n", by_source.join("  ")));
+                out.push_str(&format!("  by type:   {}\n", w.entries.by_type.cells()));
+                out.push_str(&format!("  by source: {}\n", w.entries.by_source.cells()));
                 if !w.verified_commands.is_empty() {
                     let verified: Vec<String> = w
                         .verified_commands
@@ -1125,14 +1247,9 @@ mod tests {
 
     #[test]
     fn user_memory_takes_its_share_of_the_block_the_audit_counts() {
-        let texts: Vec<String> = (0..28)
-            .map(|i| format!("Decision {i} keeps service {i} behind the gateway"))
-            .collect();
-        let entries: Vec<(MemoryType, &str, Source)> = texts
-            .iter()
-            .map(|t| (MemoryType::Decision, t.as_str(), Source::Compaction))
-            .collect();
-        let workspace = memory_with(&entries);
+        let workspace = numbered(28, MemoryType::Decision, Source::Compaction, |i| {
+            format!("Decision {i} keeps service {i} behind the gateway")
+        });
         let user = memory_with(&[
             (
                 MemoryType::Feedback,
@@ -1178,6 +1295,28 @@ mod tests {
             );
         }
         memory
+    }
+
+    /// A memory store holding one explicit preference.
+    fn one_preference() -> Stored<WorkspaceMemory> {
+        Stored::Ok(memory_with(&[(
+            MemoryType::Feedback,
+            "always run the linter before pushing",
+            Source::Explicit,
+        )]))
+    }
+
+    /// A memory of `count` entries of one type and source, each text made from its number.
+    fn numbered(
+        count: usize,
+        kind: MemoryType,
+        source: Source,
+        text: impl Fn(usize) -> String,
+    ) -> WorkspaceMemory {
+        let texts: Vec<String> = (0..count).map(text).collect();
+        let entries: Vec<(MemoryType, &str, Source)> =
+            texts.iter().map(|t| (kind, t.as_str(), source)).collect();
+        memory_with(&entries)
     }
 
     fn error(command: Option<&str>, summary: &str, status: ErrorStatus) -> OpenError {
@@ -1263,20 +1402,9 @@ mod tests {
 
     #[test]
     fn entries_beyond_the_cap_or_the_budget_are_not_rendered() {
-        let mut memory = WorkspaceMemory::new("/r", "k");
-        for i in 0..35 {
-            merge(
-                &mut memory,
-                NewMemory {
-                    kind: MemoryType::Reference,
-                    text: format!("reference number {i} {}", "lorem ipsum dolor ".repeat(13)),
-                    rationale: None,
-                    source: Source::Compaction,
-                    confidence: 0.75,
-                },
-                NOW,
-            );
-        }
+        let memory = numbered(35, MemoryType::Reference, Source::Compaction, |i| {
+            format!("reference number {i} {}", "lorem ipsum dolor ".repeat(13))
+        });
         let block = render_block(&memory, Some(NOW));
         let shown = block.lines().filter(|l| l.starts_with("- ")).count() as u64;
         assert!(shown < 28, "the budget cuts before the cap: {shown}");
@@ -1290,20 +1418,9 @@ mod tests {
     #[test]
     fn a_store_without_capped_marks_is_judged_by_what_renders() {
         // The TypeScript plugin wrote no `capped`: 30 active entries, 28 rendered.
-        let mut memory = WorkspaceMemory::new("/r", "k");
-        for i in 0..30 {
-            merge(
-                &mut memory,
-                NewMemory {
-                    kind: MemoryType::Feedback,
-                    text: format!("short preference number {i}"),
-                    rationale: None,
-                    source: Source::Explicit,
-                    confidence: 1.0,
-                },
-                NOW,
-            );
-        }
+        let mut memory = numbered(30, MemoryType::Feedback, Source::Explicit, |i| {
+            format!("short preference number {i}")
+        });
         for entry in &mut memory.entries {
             entry.capped = false;
         }
@@ -1470,14 +1587,7 @@ mod tests {
 
     #[test]
     fn totals_add_up_and_the_json_has_the_schema() {
-        let a = input(
-            Stored::Ok(memory_with(&[(
-                MemoryType::Feedback,
-                "always run the linter before pushing",
-                Source::Explicit,
-            )])),
-            vec![],
-        );
+        let a = input(one_preference(), vec![]);
         let mut b = input(Stored::Corrupt("bad".into()), vec![]);
         b.key = "fedcba9876543210".into();
         let report = report(Path::new("/data"), NOW, &[a, b], None);
@@ -1505,11 +1615,7 @@ mod tests {
     #[test]
     fn the_table_is_aligned_and_ends_with_the_problems() {
         let a = input(
-            Stored::Ok(memory_with(&[(
-                MemoryType::Feedback,
-                "always run the linter before pushing",
-                Source::Explicit,
-            )])),
+            one_preference(),
             vec![Stored::Corrupt("not valid JSON".into())],
         );
         let table = render_table(&report(Path::new("/data"), NOW, &[a], None), None);

@@ -17,6 +17,9 @@
 use std::sync::LazyLock;
 
 use super::Rejection;
+use crate::domain::capture::explicit::Lang::{
+    self, Chinese, English, French, German, Japanese, Korean, Portuguese, Spanish,
+};
 
 /// Where a phrase must stand in the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +31,7 @@ enum At {
 }
 
 /// Phrases of one kind of narration in one language, and where they stand.
-type Phrases = (Rejection, &'static str, At, &'static [&'static str]);
+type Phrases = (Rejection, Lang, At, &'static [&'static str]);
 
 use At::{Anywhere, Start};
 use Rejection::{BranchState, Diagnosis, Progress, ProjectSnapshot, ServiceState, UserRequest};
@@ -39,7 +42,7 @@ const NARRATION: &[Phrases] = &[
     // ─── Progress: done, tried and rolled back, opened, looked at, run ──────────────────
     // A past participle opening an English text is an adjective when `ADJECTIVE_SIGNS` follow
     // ("Merged PRs are squash-only").
-    (Progress, "en", Start, &["*ed up", "cleaned", "tidied", "pruned", "dropped", "pinned", "*ed the", "*ed a", "*ed an", "*ed it", "*ed this", "*ed that", "*ed these", "*ed those", "*ed all", "*ed our", "*ed my", "looked at", "looked into", "checked", "inspected", "examined",
+    (Progress, English, Start, &["*ed up", "cleaned", "tidied", "pruned", "dropped", "pinned", "*ed the", "*ed a", "*ed an", "*ed it", "*ed this", "*ed that", "*ed these", "*ed those", "*ed all", "*ed our", "*ed my", "looked at", "looked into", "checked", "inspected", "examined",
         "went through", "read through", "reviewed", "ran", "reran", "re ran", "executed", "tried",
         "attempted", "opened", "filed", "reverted", "rolled back", "undid", "spent", "migrated",
         "wired", "finished", "completed", "debugged", "investigated", "traced", "confirmed",
@@ -47,148 +50,148 @@ const NARRATION: &[Phrases] = &[
         "downgraded", "bumped", "replaced", "introduced", "fixed", "added", "removed",
         "implemented", "updated", "refactored", "renamed", "created", "deleted", "rewrote",
         "changed", "moved", "started", "began", "discovered", "noticed", "got"]),
-    (Progress, "en", Anywhere, &["green again", "passes again", "works again", "renders again", "builds again", "rolled back", "rolled it back", "rolled them back",
+    (Progress, English, Anywhere, &["green again", "passes again", "works again", "renders again", "builds again", "rolled back", "rolled it back", "rolled them back",
         "opened issue", "opened an issue", "opened a pr", "opened a pull request", "filed a bug",
         "filed an issue", "filed issue", "the session", "this session", "spent most of",
         "spent the"]),
-    (Progress, "zh", Anywhere, &["了", "了$", "又全", "又可以", "还没", "尚未", "已修复", "修复了", "修好了", "已解决", "解决了", "已回滚",
+    (Progress, Chinese, Anywhere, &["了", "了$", "又全", "又可以", "还没", "尚未", "已修复", "修复了", "修好了", "已解决", "解决了", "已回滚",
         "回滚了", "已撤销", "撤销了", "已回退", "回退了", "尝试了", "尝试把", "尝试将", "试过",
         "试了", "已创建", "创建了", "新建了", "提交了", "已提交", "查看了", "看了", "看过", "查过", "翻过", "检查了",
         "阅读了", "浏览了", "运行了", "执行了", "跑了", "重跑", "已接入", "接入了", "已完成",
         "完成了", "已添加", "添加了", "加了", "补充了", "已删除", "删除了", "已修改", "修改了",
         "改了", "已更新", "更新了", "已迁移", "迁移了", "已实现", "实现了", "正在", "刚才", "刚刚",
         "本次会话", "这次会话", "本轮会话", "调试了", "在调试", "排查了", "下一步", "接下来"]),
-    (Progress, "ja", Anywhere, &["削除$", "追加$", "修正$", "対応$", "完了$", "変更$", "実装$", "確認$", "作成$", "更新$", "た$", "ていない$", "ようになった", "また全部", "ました", "ませんでした", "修正した", "追加した", "確認した",
+    (Progress, Japanese, Anywhere, &["削除$", "追加$", "修正$", "対応$", "完了$", "変更$", "実装$", "確認$", "作成$", "更新$", "た$", "ていない$", "ようになった", "また全部", "ました", "ませんでした", "修正した", "追加した", "確認した",
         "実行した", "試した", "試みた", "作成した", "調べた", "見た", "戻した", "元に戻",
         "ロールバックした", "終えた", "完了した", "デバッグした", "を実行し", "を作成し", "報告を出し", "貼った", "登録した", "起票した", "調査した", "組み込んだ",
         "移行中", "作業中", "対応中", "調査中", "さっき", "先ほど", "このセッション",
         "今回のセッション", "次は"]),
-    (Progress, "ko", Anywhere, &["않음$", "웠음$", "았음$", "였음$", "렸음$", "졌음$", "봤음$", "웠다$", "렸다$", "졌다$", "봤다$", "함$", "됨$", "했음$", "었음$", "했다$", "었다$", "았다$", "였다$", "다시 전부", "했습니다", "었습니다", "았습니다", "였습니다", "렸습니다",
+    (Progress, Korean, Anywhere, &["않음$", "웠음$", "았음$", "였음$", "렸음$", "졌음$", "봤음$", "웠다$", "렸다$", "졌다$", "봤다$", "함$", "됨$", "했음$", "었음$", "했다$", "었다$", "았다$", "였다$", "다시 전부", "했습니다", "었습니다", "았습니다", "였습니다", "렸습니다",
         "웠습니다", "졌습니다", "수정했", "고쳤", "추가했", "시도했", "롤백했", "되돌렸", "등록했",
         "생성했", "만들었", "열었", "살펴봤", "살펴보았", "확인했", "실행했", "돌렸", "마쳤",
         "끝냈", "완료했", "디버깅했", "조사했", "방금", "이번 세션", "이 세션", "중입니다",
         "하는 중", "진행 중"]),
-    (Progress, "es", Start, &["*é", "*í", "he", "hemos", "se corrigió", "se arregló", "se añadió"]),
-    (Progress, "es", Anywhere, &["volvió a", "fijé", "corregí", "arreglé", "añadí", "agregué", "implementé", "intenté",
+    (Progress, Spanish, Start, &["*é", "*í", "he", "hemos", "se corrigió", "se arregló", "se añadió"]),
+    (Progress, Spanish, Anywhere, &["volvió a", "fijé", "corregí", "arreglé", "añadí", "agregué", "implementé", "intenté",
         "probé", "revisé", "miré", "ejecuté", "lancé", "corrí", "abrí", "creé", "terminé", "acabé",
         "completé", "deshice", "revertí", "actualicé", "cambié", "eliminé", "borré", "migré",
         "integré", "depuré", "depuramos", "investigué", "esta sesión", "la sesión",
         "ahora funciona", "ya funciona", "solo queda"]),
-    (Progress, "de", Start, &["habe", "haben", "wir haben"]),
-    (Progress, "de", Anywhere, &["verlagert", "aufgeräumt$", "gelöscht$", "entfernt$", "erledigt$", "repariert$", "korrigiert$", "aktualisiert$", "gelöst$", "umgebaut$", "getestet$", "verschoben$", "umbenannt$", "eingerichtet$", "installiert$", "hochgezogen", "wieder grün", "lief…durch", "läuft wieder", "behoben", "versucht", "zurückgerollt", "zurückgesetzt",
+    (Progress, German, Start, &["habe", "haben", "wir haben"]),
+    (Progress, German, Anywhere, &["verlagert", "aufgeräumt$", "gelöscht$", "entfernt$", "erledigt$", "repariert$", "korrigiert$", "aktualisiert$", "gelöst$", "umgebaut$", "getestet$", "verschoben$", "umbenannt$", "eingerichtet$", "installiert$", "hochgezogen", "wieder grün", "lief…durch", "läuft wieder", "behoben", "versucht", "zurückgerollt", "zurückgesetzt",
         "rückgängig gemacht", "angelegt", "eröffnet", "ausgeführt", "laufen lassen", "angesehen",
         "angeschaut", "durchgesehen", "eingebaut", "debuggt", "gefixt", "ergänzt", "hinzugefügt",
         "umgestellt", "überprüft", "dieser sitzung", "der sitzung", "fehlt noch", "als nächstes"]),
-    (Progress, "fr", Start, &["nettoyé", "retiré", "réparé", "mis à jour", "renommé", "déplacé", "installé", "configuré", "activé", "désactivé", "figé", "épinglé", "fixé", "rétabli", "remis", "corrigé", "ajouté", "terminé", "lancé", "ouvert", "annulé",
+    (Progress, French, Start, &["nettoyé", "retiré", "réparé", "mis à jour", "renommé", "déplacé", "installé", "configuré", "activé", "désactivé", "figé", "épinglé", "fixé", "rétabli", "remis", "corrigé", "ajouté", "terminé", "lancé", "ouvert", "annulé",
         "essayé", "regardé", "vérifié", "exécuté", "migré", "intégré", "débogué", "redémarré",
         "supprimé", "modifié"]),
-    (Progress, "fr", Anywhere, &["au vert", "repasse", "de nouveau", "j ai", "on a corrigé", "on a ajouté", "on a surtout",
+    (Progress, French, Anywhere, &["au vert", "repasse", "de nouveau", "j ai", "on a corrigé", "on a ajouté", "on a surtout",
         "nous avons", "débogué", "cette session", "la session", "il ne reste que",
         "ouvert le ticket", "ouvert une issue", "ouvert l issue"]),
-    (Progress, "pt", Start, &["movi", "mexi", "escrevi", "resolvi", "subi", "*ei"]),
-    (Progress, "pt", Anywhere, &["voltou a", "fixei","corrigi", "consertei", "adicionei", "implementei", "tentei",
+    (Progress, Portuguese, Start, &["movi", "mexi", "escrevi", "resolvi", "subi", "*ei"]),
+    (Progress, Portuguese, Anywhere, &["voltou a", "fixei","corrigi", "consertei", "adicionei", "implementei", "tentei",
         "testei", "revisei", "olhei", "verifiquei", "executei", "rodei", "abri", "criei",
         "terminei", "concluí", "desfiz", "reverti", "atualizei", "mudei", "removi", "apaguei",
         "migrei", "integrei", "depurei", "depuramos", "investiguei", "reiniciei", "nesta sessão",
         "a sessão", "agora funciona", "só falta"]),
     // ─── Snapshots: phases completed, what is left ─────────────────────────────────────
-    (ProjectSnapshot, "en", Anywhere, &["warnings left", "warning left", "failures left", "tests left", "still…errors", "still…warnings", "still…failing", "phase…finished", "phase…completed", "phase…done",
+    (ProjectSnapshot, English, Anywhere, &["warnings left", "warning left", "failures left", "tests left", "still…errors", "still…warnings", "still…failing", "phase…finished", "phase…completed", "phase…done",
         "step…finished", "step…completed", "errors remain", "error remains", "failures remain",
         "tests remain", "tests still fail", "errors left", "down to"]),
-    (ProjectSnapshot, "zh", Anywhere, &["还有…个…警告", "还有…个…错误", "还有…个…失败", "还剩", "剩下", "剩余", "只剩", "个错误", "个失败",
+    (ProjectSnapshot, Chinese, Anywhere, &["还有…个…警告", "还有…个…错误", "还有…个…失败", "还剩", "剩下", "剩余", "只剩", "个错误", "个失败",
         "失败用例", "阶段已完成", "阶段完成", "步骤已完成", "全部通过", "都通过"]),
-    (ProjectSnapshot, "ja", Anywhere, &["まだ…件", "残り", "すべて通過", "全て通過", "件の", "失敗はあと", "が完了し", "完了済み"]),
-    (ProjectSnapshot, "ko", Anywhere, &["아직…개", "남아", "남았", "남음", "단계 완료", "모두 통과"]),
-    (ProjectSnapshot, "es", Anywhere, &["siguen…errores", "siguen…avisos", "todavía hay", "aún quedan", "quedan", "faltan", "fase…completada", "fase…terminada",
+    (ProjectSnapshot, Japanese, Anywhere, &["まだ…件", "残り", "すべて通過", "全て通過", "件の", "失敗はあと", "が完了し", "完了済み"]),
+    (ProjectSnapshot, Korean, Anywhere, &["아직…개", "남아", "남았", "남음", "단계 완료", "모두 통과"]),
+    (ProjectSnapshot, Spanish, Anywhere, &["siguen…errores", "siguen…avisos", "todavía hay", "aún quedan", "quedan", "faltan", "fase…completada", "fase…terminada",
         "fase…completa"]),
-    (ProjectSnapshot, "de", Anywhere, &["stehen noch", "noch…warnungen", "noch…fehler", "noch…offen", "nur noch", "es sind noch",
+    (ProjectSnapshot, German, Anywhere, &["stehen noch", "noch…warnungen", "noch…fehler", "noch…offen", "nur noch", "es sind noch",
         "phase…abgeschlossen", "phase…fertig", "schritt…abgeschlossen", "alles grün"]),
-    (ProjectSnapshot, "fr", Anywhere, &["encore…erreurs", "encore…avertissements", "il reste", "plus que", "phase…terminée", "étape…terminée",
+    (ProjectSnapshot, French, Anywhere, &["encore…erreurs", "encore…avertissements", "il reste", "plus que", "phase…terminée", "étape…terminée",
         "tout passe"]),
-    (ProjectSnapshot, "pt", Anywhere, &["ainda há", "ainda restam", "ainda faltam", "faltam", "restam", "fase…concluída", "fase…terminada",
+    (ProjectSnapshot, Portuguese, Anywhere, &["ainda há", "ainda restam", "ainda faltam", "faltam", "restam", "fase…concluída", "fase…terminada",
         "passou tudo"]),
     // ─── Diagnosis: the cause of this session's bug ────────────────────────────────────
-    (Diagnosis, "en", Anywhere, &["happened because", "occurred because", "failed because", "broke because", "was because", "came from", "stemmed from", "was caused by", "were caused by", "root cause of",
+    (Diagnosis, English, Anywhere, &["happened because", "occurred because", "failed because", "broke because", "was because", "came from", "stemmed from", "was caused by", "were caused by", "root cause of",
         "root cause was", "the cause was", "turned out", "was due to", "were due to",
         "the culprit", "the problem was", "the issue was", "the bug was"]),
-    (Diagnosis, "zh", Anywhere, &["来自…没有", "来自…漏了","原因是", "的原因", "根本原因", "问题根源", "根源是", "是因为",
+    (Diagnosis, Chinese, Anywhere, &["来自…没有", "来自…漏了","原因是", "的原因", "根本原因", "问题根源", "根源是", "是因为",
         "罪魁祸首", "原来是", "导致的"]),
-    (Diagnosis, "ja", Anywhere, &["ために起きた", "で起きた", "が原因で", "起きていた", "発生していた", "原因は", "が原因", "原因だった", "根本原因", "判明した",
+    (Diagnosis, Japanese, Anywhere, &["ために起きた", "で起きた", "が原因で", "起きていた", "発生していた", "原因は", "が原因", "原因だった", "根本原因", "判明した",
         "ことがわかった", "せいだった", "の正体は"]),
-    (Diagnosis, "ko", Anywhere, &["생긴 문제", "발생했", "문제였", "원인은", "원인이", "이유는", "때문이었", "밝혀졌", "드러났"]),
-    (Diagnosis, "es", Anywhere, &["ocurrió porque", "pasó porque", "falló porque", "se rompió porque", "sucedió porque", "venía de", "provenía de", "se debía a", "se debió a", "la causa", "era causado",
+    (Diagnosis, Korean, Anywhere, &["생긴 문제", "발생했", "문제였", "원인은", "원인이", "이유는", "때문이었", "밝혀졌", "드러났"]),
+    (Diagnosis, Spanish, Anywhere, &["ocurrió porque", "pasó porque", "falló porque", "se rompió porque", "sucedió porque", "venía de", "provenía de", "se debía a", "se debió a", "la causa", "era causado",
         "fue causado", "resultó que", "el problema era", "el fallo era"]),
-    (Diagnosis, "de", Anywhere, &["passierte weil", "geschah weil", "schlug fehl weil", "kam daher", "kam von", "kam vom", "kam aus", "lag an", "lagen an", "ursache war", "die ursache", "ursache",
+    (Diagnosis, German, Anywhere, &["passierte weil", "geschah weil", "schlug fehl weil", "kam daher", "kam von", "kam vom", "kam aus", "lag an", "lagen an", "ursache war", "die ursache", "ursache",
         "grund war", "stellte sich heraus", "wurde verursacht"]),
-    (Diagnosis, "fr", Anywhere, &["est arrivé parce", "s est produit parce", "a échoué parce", "cassait parce", "venait de", "venait d", "la cause", "était dû", "était due",
+    (Diagnosis, French, Anywhere, &["est arrivé parce", "s est produit parce", "a échoué parce", "cassait parce", "venait de", "venait d", "la cause", "était dû", "était due",
         "était causé", "s est avéré", "provenait", "le problème était"]),
-    (Diagnosis, "pt", Anywhere, &["aconteceu porque", "ocorreu porque", "falhou porque", "quebrou porque", "era causado", "foi causado", "a causa", "se devia", "devia se",
+    (Diagnosis, Portuguese, Anywhere, &["aconteceu porque", "ocorreu porque", "falhou porque", "quebrou porque", "era causado", "foi causado", "a causa", "se devia", "devia se",
         "o problema era", "vinha de"]),
     // ─── Branch and working tree ───────────────────────────────────────────────────────
-    (BranchState, "en", Anywhere, &["merge conflicts", "conflicts with main", "unresolved conflicts", "detached", "not pushed", "local commits", "local commit", "on branch", "commits ahead", "commit ahead",
+    (BranchState, English, Anywhere, &["merge conflicts", "conflicts with main", "unresolved conflicts", "detached", "not pushed", "local commits", "local commit", "on branch", "commits ahead", "commit ahead",
         "ahead of origin", "behind origin", "working tree", "uncommitted", "unstaged", "untracked",
         "staged changes", "switched to", "checked out…branch", "stashed", "up to date with",
         "in sync with origin", "not yet pushed", "unpushed", "detached head", "local changes"]),
-    (BranchState, "zh", Anywhere, &["合并冲突", "有冲突", "游离", "本地提交", "还没推送", "未推送", "当前分支", "在…分支上", "切换到", "切到", "工作区", "未提交",
+    (BranchState, Chinese, Anywhere, &["合并冲突", "有冲突", "游离", "本地提交", "还没推送", "未推送", "当前分支", "在…分支上", "切换到", "切到", "工作区", "未提交",
         "没提交", "领先", "落后", "已推送", "推送到", "暂存", "stash", "已同步", "与 origin 同步"]),
-    (BranchState, "ja", Anywhere, &["コンフリクト", "detached", "ローカルコミット", "プッシュしていない", "ブランチにいて", "ブランチにいる", "ブランチ上", "に切り替え",
+    (BranchState, Japanese, Anywhere, &["コンフリクト", "detached", "ローカルコミット", "プッシュしていない", "ブランチにいて", "ブランチにいる", "ブランチ上", "に切り替え",
         "チェックアウトした", "未コミット", "コミット先行", "先行", "作業ツリー",
         "ワーキングツリー", "stash", "プッシュ済み", "プッシュした", "同期済み"]),
-    (BranchState, "ko", Anywhere, &["충돌이 있", "머지 충돌", "detached", "로컬 커밋", "푸시하지 않은", "브랜치에 있", "브랜치로 전환", "전환했", "체크아웃했",
+    (BranchState, Korean, Anywhere, &["충돌이 있", "머지 충돌", "detached", "로컬 커밋", "푸시하지 않은", "브랜치에 있", "브랜치로 전환", "전환했", "체크아웃했",
         "커밋되지 않은", "커밋하지 않은", "앞서 있", "뒤처", "작업 트리", "워킹 트리", "stash",
         "푸시했", "동기화되어"]),
-    (BranchState, "es", Anywhere, &["conflictos con", "conflictos sin resolver", "desacoplado", "detached", "commits locales", "sin subir", "no se han subido", "estamos en la rama", "estoy en la rama", "sin commitear",
+    (BranchState, Spanish, Anywhere, &["conflictos con", "conflictos sin resolver", "desacoplado", "detached", "commits locales", "sin subir", "no se han subido", "estamos en la rama", "estoy en la rama", "sin commitear",
         "sin confirmar", "árbol de trabajo", "al día con origin", "por delante de origin",
         "cambié a la rama", "stash"]),
-    (BranchState, "de", Anywhere, &["konflikte mit", "merge konflikte", "losgelöst", "detached", "lokale commits", "nicht gepusht", "auf dem branch", "nicht committet", "nicht committeten",
+    (BranchState, German, Anywhere, &["konflikte mit", "merge konflikte", "losgelöst", "detached", "lokale commits", "nicht gepusht", "auf dem branch", "nicht committet", "nicht committeten",
         "uncommittete", "arbeitsverzeichnis", "arbeitskopie", "working tree",
         "auf dem stand von origin", "vor origin", "hinter origin", "gewechselt", "gestasht",
         "gepusht"]),
-    (BranchState, "fr", Anywhere, &["conflits avec", "conflits non résolus", "détaché", "detached", "commits locaux", "pas encore poussé*", "sur la branche", "non commitées", "non commités",
+    (BranchState, French, Anywhere, &["conflits avec", "conflits non résolus", "détaché", "detached", "commits locaux", "pas encore poussé*", "sur la branche", "non commitées", "non commités",
         "non commitée", "arbre de travail", "répertoire de travail", "à jour avec origin",
         "en avance sur origin", "basculé sur", "stashé"]),
-    (BranchState, "pt", Anywhere, &["conflitos com", "conflitos não resolvidos", "destacado", "detached", "commits locais", "não foram enviados", "não enviados", "na branch", "não commitadas", "não commitados", "sem commit",
+    (BranchState, Portuguese, Anywhere, &["conflitos com", "conflitos não resolvidos", "destacado", "detached", "commits locais", "não foram enviados", "não enviados", "na branch", "não commitadas", "não commitados", "sem commit",
         "árvore de trabalho", "sincronizada com a origin", "sincronizado com a origin",
         "à frente da origin", "mudei para a branch", "stash"]),
     // ─── Services up or down ───────────────────────────────────────────────────────────
-    (ServiceState, "en", Anywhere, &["restarting", "keeps crashing", "crash looping", "crashloop*", "is flapping", "failing to start", "won t start", "is running", "are running", "is up and", "is up again",
+    (ServiceState, English, Anywhere, &["restarting", "keeps crashing", "crash looping", "crashloop*", "is flapping", "failing to start", "won t start", "is running", "are running", "is up and", "is up again",
         "is up now", "is up$", "are up$", "is down", "are down", "went down", "is currently down",
         "crashed", "was restarted", "were restarted", "is stopped", "was stopped",
         "is unreachable", "is not responding"]),
-    (ServiceState, "zh", Anywhere, &["在重启", "一直重启", "反复重启", "起不来", "启动失败", "正在…运行", "运行中", "已启动", "启动了", "挂了", "宕机",
+    (ServiceState, Chinese, Anywhere, &["在重启", "一直重启", "反复重启", "起不来", "启动失败", "正在…运行", "运行中", "已启动", "启动了", "挂了", "宕机",
         "已停止", "停了", "重启了", "已重启", "起来了", "连不上", "无法访问"]),
-    (ServiceState, "ja", Anywhere, &["再起動を繰り返", "起動しない", "起動に失敗", "起動中", "稼働中", "稼働している", "停止中", "落ちた",
+    (ServiceState, Japanese, Anywhere, &["再起動を繰り返", "起動しない", "起動に失敗", "起動中", "稼働中", "稼働している", "停止中", "落ちた",
         "落ちている", "再起動した", "ダウンして", "動いている", "立ち上げた"]),
-    (ServiceState, "ko", Anywhere, &["재시작되고 있", "재시작을 반복", "뜨지 않", "안 뜬", "실행 중", "실행중", "떠 있", "띄웠", "다시 띄", "죽어서",
+    (ServiceState, Korean, Anywhere, &["재시작되고 있", "재시작을 반복", "뜨지 않", "안 뜬", "실행 중", "실행중", "떠 있", "띄웠", "다시 띄", "죽어서",
         "죽었", "내려가 있", "재시작했", "켜져 있", "꺼져 있"]),
-    (ServiceState, "es", Anywhere, &["se reinicia", "reiniciando", "no arranca", "no levanta", "está corriendo", "está levantado", "está levantada",
+    (ServiceState, Spanish, Anywhere, &["se reinicia", "reiniciando", "no arranca", "no levanta", "está corriendo", "está levantado", "está levantada",
         "está caído", "está caída", "se cayó", "reinicié", "está parado", "está en marcha"]),
-    (ServiceState, "de", Anywhere, &["startet ständig", "startet nicht", "läuft gerade", "läuft aktuell", "ist oben", "ist unten",
+    (ServiceState, German, Anywhere, &["startet ständig", "startet nicht", "läuft gerade", "läuft aktuell", "ist oben", "ist unten",
         "ist down", "abgestürzt", "neu gestartet", "läuft nicht", "ist gestoppt",
         "nicht erreichbar"]),
-    (ServiceState, "fr", Anywhere, &["redémarre en boucle", "ne démarre plus", "plante en boucle", "est démarré", "est démarrée", "est tombé", "est tombée",
+    (ServiceState, French, Anywhere, &["redémarre en boucle", "ne démarre plus", "plante en boucle", "est démarré", "est démarrée", "est tombé", "est tombée",
         "redémarré", "redémarrée", "est arrêté", "est en panne", "ne répond plus",
         "tourne actuellement"]),
-    (ServiceState, "pt", Anywhere, &["fica reiniciando", "reiniciando", "não sobe", "não inicia", "está rodando", "está no ar", "fora do ar", "caiu",
+    (ServiceState, Portuguese, Anywhere, &["fica reiniciando", "reiniciando", "não sobe", "não inicia", "está rodando", "está no ar", "fora do ar", "caiu",
         "foi reiniciado", "reiniciei", "está parado"]),
     // ─── What the user asked or said about the work at hand ────────────────────────────
-    (UserRequest, "en", Anywhere, &["user would like", "user wants the", "user wants it", "user needs the", "user agreed", "user signed off", "user asked", "user requested", "user wants me to",
+    (UserRequest, English, Anywhere, &["user would like", "user wants the", "user wants it", "user needs the", "user agreed", "user signed off", "user asked", "user requested", "user wants me to",
         "user wants us to", "user said", "user mentioned", "user confirmed", "user approved",
         "user reported", "asked me to", "asked us to"]),
-    (UserRequest, "zh", Anywhere, &["用户想在", "用户想要在", "让我", "叫我", "用户同意", "用户批准", "用户要求", "用户让", "用户说", "用户提到", "用户表示",
+    (UserRequest, Chinese, Anywhere, &["用户想在", "用户想要在", "让我", "叫我", "用户同意", "用户批准", "用户要求", "用户让", "用户说", "用户提到", "用户表示",
         "用户确认", "用户请求", "用户请我", "用户希望先"]),
-    (UserRequest, "ja", Anywhere, &["と言って", "ほしいそう", "と言っている", "たいと言", "求めた", "承認し", "頼まれ", "依頼された", "依頼があった", "頼まれた", "頼んだ", "と言った",
+    (UserRequest, Japanese, Anywhere, &["と言って", "ほしいそう", "と言っている", "たいと言", "求めた", "承認し", "頼まれ", "依頼された", "依頼があった", "頼まれた", "頼んだ", "と言った",
         "と言い", "とのこと", "してほしい", "見てほしい", "ユーザーの要望で"]),
-    (UserRequest, "ko", Anywhere, &["원한다고 했", "고 했다", "부탁했", "부탁해", "승인했", "승인하고", "요청했", "달라고", "해 달라", "라고 했", "고 했습니다",
+    (UserRequest, Korean, Anywhere, &["원한다고 했", "고 했다", "부탁했", "부탁해", "승인했", "승인하고", "요청했", "달라고", "해 달라", "라고 했", "고 했습니다",
         "사용자가 말"]),
-    (UserRequest, "es", Anywhere, &["usuario aprobó", "usuario aceptó", "usuario pidió", "usuario dijo", "usuario comentó",
+    (UserRequest, Spanish, Anywhere, &["usuario aprobó", "usuario aceptó", "usuario pidió", "usuario dijo", "usuario comentó",
         "usuario mencionó", "usuario confirmó", "usuario solicitó", "usuario quiere que",
         "me pidió", "nos pidió"]),
-    (UserRequest, "de", Anywhere, &["bat um", "hat freigegeben", "hat gebeten", "bat darum", "nutzer sagte", "nutzer meinte",
+    (UserRequest, German, Anywhere, &["bat um", "hat freigegeben", "hat gebeten", "bat darum", "nutzer sagte", "nutzer meinte",
         "nutzer hat gesagt", "benutzer sagte", "hat angefragt"]),
-    (UserRequest, "fr", Anywhere, &["a validé", "a approuvé", "a demandé", "utilisateur a dit", "utilisateur a précisé",
+    (UserRequest, French, Anywhere, &["a validé", "a approuvé", "a demandé", "utilisateur a dit", "utilisateur a précisé",
         "utilisateur a confirmé", "utilisateur a signalé", "utilisateur veut que"]),
-    (UserRequest, "pt", Anywhere, &["usuário aprovou", "usuário aceitou", "usuário pediu", "usuária pediu", "usuário disse",
+    (UserRequest, Portuguese, Anywhere, &["usuário aprovou", "usuário aceitou", "usuário pediu", "usuária pediu", "usuário disse",
         "usuário comentou", "usuário mencionou", "usuário confirmou", "usuário quer que",
         "me pediu", "nos pediu"]),
 ];
@@ -202,26 +205,26 @@ const ADJECTIVE_SIGNS: [&str; 13] = [
 
 /// Marks of a lasting rule: a text holding one is not narration.
 #[rustfmt::skip]
-const LASTING: &[(&str, &[&str])] = &[
-    ("en", &["must", "mustn t", "should", "shouldn t", "shall", "always", "never", "do not",
+const LASTING: &[(Lang, &[&str])] = &[
+    (English, &["must", "mustn t", "should", "shouldn t", "shall", "always", "never", "do not",
         "don t", "is required", "are required", "not allowed", "is forbidden", "are forbidden",
         "from now on", "in future", "in the future", "going forward", "every time", "prefer",
         "prefers"]),
-    ("zh", &["必须", "务必", "一律", "始终", "总是", "永远", "不要", "不得", "禁止", "不允许",
+    (Chinese, &["必须", "务必", "一律", "始终", "总是", "永远", "不要", "不得", "禁止", "不允许",
         "只能", "应该", "应当", "以后", "今后", "每次", "偏好", "喜欢"]),
-    ("ja", &["必ず", "常に", "絶対", "禁止", "べき", "ること$", "ないこと$", "なければならない",
+    (Japanese, &["必ず", "常に", "絶対", "禁止", "べき", "ること$", "ないこと$", "なければならない",
         "必要がある", "今後", "毎回", "好む"]),
-    ("ko", &["반드시", "항상", "절대", "않는다$", "해야 한다", "해야 합니다", "야 한다", "금지",
+    (Korean, &["반드시", "항상", "절대", "않는다$", "해야 한다", "해야 합니다", "야 한다", "금지",
         "앞으로", "매번", "선호", "할 것$"]),
-    ("es", &["debe", "deben", "debería", "hay que", "siempre", "nunca", "jamás", "no usar",
+    (Spanish, &["debe", "deben", "debería", "hay que", "siempre", "nunca", "jamás", "no usar",
         "no se permite", "está prohibido", "obligatorio", "a partir de ahora", "en adelante",
         "cada vez", "prefiere"]),
-    ("de", &["werden", "wird", "muss", "müssen", "soll", "sollen", "sollte", "immer", "nie", "niemals", "stets",
+    (German, &["werden", "wird", "muss", "müssen", "soll", "sollen", "sollte", "immer", "nie", "niemals", "stets",
         "nicht verwenden", "verboten", "nicht erlaubt", "ab jetzt", "künftig", "in zukunft",
         "jedes mal", "bevorzugt"]),
-    ("fr", &["doit", "doivent", "devrait", "il faut", "toujours", "jamais", "ne pas", "interdit",
+    (French, &["doit", "doivent", "devrait", "il faut", "toujours", "jamais", "ne pas", "interdit",
         "obligatoire", "désormais", "à l avenir", "dorénavant", "à chaque fois", "préfère"]),
-    ("pt", &["deve", "devem", "deveria", "sempre", "nunca", "não usar", "não é aceito",
+    (Portuguese, &["deve", "devem", "deveria", "sempre", "nunca", "não usar", "não é aceito",
         "não é permitido", "proibido", "obrigatório", "a partir de agora", "daqui pra frente",
         "daqui para frente", "toda vez", "prefere"]),
 ];
@@ -251,22 +254,22 @@ enum Opener {
 /// Openers that read like narration and may lead a lasting rule. Followed by a colon they are
 /// labels of the session ("TODO: add tests") and lead nothing.
 #[rustfmt::skip]
-const OPENERS: &[(Opener, &str, &[&str])] = &[
-    (Opener::State, "en", &["currently", "wip", "todo", "for now", "at present"]),
-    (Opener::Condition, "en", &["now that"]),
-    (Opener::State, "zh", &["目前", "现在", "当前", "现阶段", "wip", "todo"]),
-    (Opener::Condition, "zh", &["既然"]),
-    (Opener::State, "ja", &["現在", "現時点で", "今は", "wip", "todo"]),
-    (Opener::State, "ko", &["현재", "지금은", "wip", "todo"]),
-    (Opener::Condition, "ko", &["이제"]),
-    (Opener::State, "es", &["actualmente", "por ahora", "de momento", "wip", "todo"]),
-    (Opener::Condition, "es", &["ahora que"]),
-    (Opener::State, "de", &["aktuell", "derzeit", "zurzeit", "momentan", "wip", "todo"]),
-    (Opener::Condition, "de", &["jetzt wo", "jetzt da", "nun da"]),
-    (Opener::State, "fr", &["actuellement", "pour l instant", "wip", "todo"]),
-    (Opener::Condition, "fr", &["maintenant que"]),
-    (Opener::State, "pt", &["atualmente", "por enquanto", "wip", "todo"]),
-    (Opener::Condition, "pt", &["agora que"]),
+const OPENERS: &[(Opener, Lang, &[&str])] = &[
+    (Opener::State, English, &["currently", "wip", "todo", "for now", "at present"]),
+    (Opener::Condition, English, &["now that"]),
+    (Opener::State, Chinese, &["目前", "现在", "当前", "现阶段", "wip", "todo"]),
+    (Opener::Condition, Chinese, &["既然"]),
+    (Opener::State, Japanese, &["現在", "現時点で", "今は", "wip", "todo"]),
+    (Opener::State, Korean, &["현재", "지금은", "wip", "todo"]),
+    (Opener::Condition, Korean, &["이제"]),
+    (Opener::State, Spanish, &["actualmente", "por ahora", "de momento", "wip", "todo"]),
+    (Opener::Condition, Spanish, &["ahora que"]),
+    (Opener::State, German, &["aktuell", "derzeit", "zurzeit", "momentan", "wip", "todo"]),
+    (Opener::Condition, German, &["jetzt wo", "jetzt da", "nun da"]),
+    (Opener::State, French, &["actuellement", "pour l instant", "wip", "todo"]),
+    (Opener::Condition, French, &["maintenant que"]),
+    (Opener::State, Portuguese, &["atualmente", "por enquanto", "wip", "todo"]),
+    (Opener::Condition, Portuguese, &["agora que"]),
 ];
 
 /// Whether `text` is narration of the kind `rejection` names, in any language.
@@ -599,7 +602,7 @@ mod tests {
 
     #[test]
     fn every_language_has_phrases_for_every_kind_of_narration_and_lasting_marks() {
-        for language in ["en", "zh", "ja", "ko", "es", "de", "fr", "pt"] {
+        for language in Lang::ALL {
             for kind in [
                 Progress,
                 ProjectSnapshot,
@@ -612,11 +615,14 @@ mod tests {
                     NARRATION
                         .iter()
                         .any(|&(rejection, l, _, _)| l == language && rejection == kind),
-                    "{language} {kind:?}"
+                    "{language:?} {kind:?}"
                 );
             }
-            assert!(LASTING.iter().any(|(l, _)| *l == language), "{language}");
-            assert!(OPENERS.iter().any(|(_, l, _)| *l == language), "{language}");
+            assert!(LASTING.iter().any(|(l, _)| *l == language), "{language:?}");
+            assert!(
+                OPENERS.iter().any(|(_, l, _)| *l == language),
+                "{language:?}"
+            );
         }
     }
 

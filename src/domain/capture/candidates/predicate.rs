@@ -7,6 +7,10 @@
 //! Each language's forms are tables here; the caller lets a text that states a lasting rule
 //! pass whatever its tense.
 
+use crate::domain::capture::explicit::Lang::{
+    self, Chinese, English, French, German, Japanese, Korean, Portuguese, Spanish,
+};
+
 /// English verbs in the simple past that do not end in -ed. Forms that are also present or
 /// base forms (read, put, set, cut, hit, let, quit, shut) are left out: "Read the docs first".
 #[rustfmt::skip]
@@ -49,19 +53,19 @@ const ENGLISH_AUXILIARIES: &[&str] = &["is", "are", "be", "been", "being", "get"
 /// Words that hold only for the moment: a fact that holds "right now" is not durable. The
 /// caller lets a text with a lasting rule through ("From now on, always …").
 #[rustfmt::skip]
-const PASSING_MOMENT: &[(&str, &[&str])] = &[
-    ("en", &["currently", "at present", "still", "not yet", "right now", "for now", "at the moment", "temporarily", "for the time being",
+const PASSING_MOMENT: &[(Lang, &[&str])] = &[
+    (English, &["currently", "at present", "still", "not yet", "right now", "for now", "at the moment", "temporarily", "for the time being",
         "again", "as of now"]),
-    ("zh", &["目前", "当前", "现阶段", "仍然", "依然", "暂时", "临时", "眼下", "这会儿", "现在还", "又"]),
-    ("ja", &["現在", "現時点", "まだ", "いまだ", "今つながら", "今動か", "いま止ま", "今止ま", "一時的", "当面", "再び", "また全部"]),
-    ("ko", &["현재", "아직", "여전히", "지금 당장", "당분간", "일시적", "임시로"]),
-    ("es", &["actualmente", "todavía", "aún", "sigue sin", "siguen sin", "ahora mismo", "por ahora", "de momento", "en este momento", "por el momento",
+    (Chinese, &["目前", "当前", "现阶段", "仍然", "依然", "暂时", "临时", "眼下", "这会儿", "现在还", "又"]),
+    (Japanese, &["現在", "現時点", "まだ", "いまだ", "今つながら", "今動か", "いま止ま", "今止ま", "一時的", "当面", "再び", "また全部"]),
+    (Korean, &["현재", "아직", "여전히", "지금 당장", "당분간", "일시적", "임시로"]),
+    (Spanish, &["actualmente", "todavía", "aún", "sigue sin", "siguen sin", "ahora mismo", "por ahora", "de momento", "en este momento", "por el momento",
         "temporalmente", "de nuevo", "otra vez"]),
-    ("de", &["aktuell", "derzeit", "noch nicht", "immer noch", "gerade", "im moment", "momentan", "vorerst", "vorübergehend", "wieder",
+    (German, &["aktuell", "derzeit", "noch nicht", "immer noch", "gerade", "im moment", "momentan", "vorerst", "vorübergehend", "wieder",
         "zurzeit"]),
-    ("fr", &["actuellement", "pas encore", "toujours pas", "pour le moment", "pour l instant", "en ce moment", "temporairement",
+    (French, &["actuellement", "pas encore", "toujours pas", "pour le moment", "pour l instant", "en ce moment", "temporairement",
         "de nouveau", "à nouveau"]),
-    ("pt", &["atualmente", "ainda", "neste momento", "no momento", "por enquanto", "temporariamente", "de novo",
+    (Portuguese, &["atualmente", "ainda", "neste momento", "no momento", "por enquanto", "temporariamente", "de novo",
         "novamente"]),
 ];
 
@@ -98,10 +102,10 @@ const KOREAN_CAUSE_NOUNS: &[&str] = &["것", "탓", "것임", "탓임"];
 /// told as a story ("salían porque", "disparava antes", "renvoyaient"). Endings that also end
 /// many nouns (-ía, -ia, -ait) are left out.
 #[rustfmt::skip]
-const IMPERFECT_ENDINGS: &[(&str, &[&str])] = &[
-    ("es", &["aba", "aban", "ían"]),
-    ("pt", &["ava", "avam", "iam", "íam"]),
-    ("fr", &["aient"]),
+const IMPERFECT_ENDINGS: &[(Lang, &[&str])] = &[
+    (Spanish, &["aba", "aban", "ían"]),
+    (Portuguese, &["ava", "avam", "iam", "íam"]),
+    (French, &["aient"]),
 ];
 
 /// Words that share an imperfect ending without being verbs: nouns, and the present of

@@ -8,24 +8,27 @@
 //! checks `narration::states_lasting_rule` first).
 
 use super::Rejection::{self, BranchState, Progress, ProjectSnapshot, ServiceState, UserRequest};
+use crate::domain::capture::explicit::Lang::{
+    self, Chinese, English, French, German, Japanese, Korean, Portuguese, Spanish,
+};
 
 /// A subject (or auxiliary) and the endings of the past verb that follows it within
 /// `PAST_VERB_REACH` words: "we wired", "was renamed", "j'ai intégré", "hemos renombrado",
 /// "habe … eingebaut", "se ejecutó".
 #[rustfmt::skip]
-const SUBJECT_PAST: &[(&str, &[&str], &[&str])] = &[
-    ("en", &["we", "i", "was", "were", "has been", "have been", "had"],
+const SUBJECT_PAST: &[(Lang, &[&str], &[&str])] = &[
+    (English, &["we", "i", "was", "were", "has been", "have been", "had"],
         &["ed", "ran", "went", "found", "made", "wrote", "got", "saw", "took", "broke", "spent",
           "built", "undid", "reran", "rewrote", "began", "brought", "kept", "tried"]),
-    ("es", &["he", "hemos", "ha", "han", "se", "lo"],
+    (Spanish, &["he", "hemos", "ha", "han", "se", "lo"],
         &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ó", "ió", "imos", "amos"]),
     // not "ist" and "sind": with a participle they are mostly a state ("ist … gepinnt")
-    ("de", &["habe", "haben", "hat", "hatte", "hatten", "wurde", "wurden"],
+    (German, &["habe", "haben", "hat", "hatte", "hatten", "wurde", "wurden"],
         &["iert", "ge*t", "ge*en"]),
-    ("fr", &["j ai", "on a", "nous avons", "il a", "elle a", "ils ont", "a été", "ont été",
+    (French, &["j ai", "on a", "nous avons", "il a", "elle a", "ils ont", "a été", "ont été",
         "l avons", "les avons", "avons"],
         &["é", "és", "ée", "ées", "i", "is", "u", "us", "ert", "erts", "it", "fait"]),
-    ("pt", &["fizemos", "tinha", "tinham", "foi", "foram", "tenho", "temos"],
+    (Portuguese, &["fizemos", "tinha", "tinham", "foi", "foram", "tenho", "temos"],
         &["ado", "ada", "ados", "adas", "ido", "ida", "idos", "ou", "ei"]),
 ];
 
@@ -39,9 +42,9 @@ const GERMAN_PAST_VERB_REACH: usize = 5;
 /// simple past is marked on the verb alone: Spanish -ó/-ió, Portuguese -ou (its -ei would
 /// take German's Datei). Each with the words that end so and are not past verbs.
 #[rustfmt::skip]
-const PAST_ENDINGS: &[(&str, &str, &[&str])] = &[
-    ("es", "ó", &[]),
-    ("pt", "ou", &["ou", "sou", "vou", "estou", "dou"]),
+const PAST_ENDINGS: &[(Lang, &str, &[&str])] = &[
+    (Spanish, "ó", &[]),
+    (Portuguese, "ou", &["ou", "sou", "vou", "estou", "dou"]),
 ];
 
 /// Letters a word must have before a past ending.
@@ -50,9 +53,9 @@ const MIN_STEM: usize = 3;
 /// A team's first-person plural opening the text, past in narration ("Renombramos …",
 /// "Tentamos …") and present in a decision, which gives its reason (`REASONS`).
 #[rustfmt::skip]
-const TEAM_OPENING: &[(&str, &[&str])] = &[
-    ("es", &["amos", "imos"]),
-    ("pt", &["amos", "emos", "imos"]),
+const TEAM_OPENING: &[(Lang, &[&str])] = &[
+    (Spanish, &["amos", "imos"]),
+    (Portuguese, &["amos", "emos", "imos"]),
 ];
 
 /// Endings of a French past participle opening the text, a bare status line ("Parcouru …",
@@ -66,51 +69,51 @@ const REASONS: &[&str] = &["porque", "pois", "ya que", "dado que", "por qué", "
 
 /// Time words scoped to the session: a fact that holds only today is not durable.
 #[rustfmt::skip]
-const SESSION_TIME: &[(&str, &[&str])] = &[
-    ("en", &["today", "tonight", "this morning", "this afternoon", "this evening", "yesterday",
+const SESSION_TIME: &[(Lang, &[&str])] = &[
+    (English, &["today", "tonight", "this morning", "this afternoon", "this evening", "yesterday",
         "just now", "earlier today", "this iteration", "this time"]),
-    ("zh", &["今天", "今日", "今早", "昨天", "刚才", "刚刚", "这次迭代", "本轮迭代"]),
-    ("ja", &["今日", "本日", "今朝", "昨日", "さっき", "先ほど", "今回のイテレーション"]),
-    ("ko", &["오늘", "어제", "방금", "아까", "이번 이터레이션", "이번 반복"]),
-    ("es", &["hoy", "esta mañana", "esta tarde", "ayer", "hace un rato", "esta iteración",
+    (Chinese, &["今天", "今日", "今早", "昨天", "刚才", "刚刚", "这次迭代", "本轮迭代"]),
+    (Japanese, &["今日", "本日", "今朝", "昨日", "さっき", "先ほど", "今回のイテレーション"]),
+    (Korean, &["오늘", "어제", "방금", "아까", "이번 이터레이션", "이번 반복"]),
+    (Spanish, &["hoy", "esta mañana", "esta tarde", "ayer", "hace un rato", "esta iteración",
         "esta vez"]),
-    ("de", &["heute", "heute morgen", "gestern", "gerade eben", "vorhin", "diese iteration",
+    (German, &["heute", "heute morgen", "gestern", "gerade eben", "vorhin", "diese iteration",
         "dieses mal", "diesmal"]),
     // not "hier" (yesterday), German's "here"
-    ("fr", &["aujourd hui", "ce matin", "cet après midi", "tout à l heure", "cette itération",
+    (French, &["aujourd hui", "ce matin", "cet après midi", "tout à l heure", "cette itération",
         "cette fois"]),
-    ("pt", &["hoje", "esta manhã", "esta tarde", "ontem", "há pouco", "esta iteração",
+    (Portuguese, &["hoje", "esta manhã", "esta tarde", "ontem", "há pouco", "esta iteração",
         "nesta iteração", "desta vez"]),
 ];
 
 /// Words saying that a count is what is left: with a number in the text, a snapshot.
 #[rustfmt::skip]
-const REMAINING: &[(&str, &[&str])] = &[
-    ("en", &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding",
+const REMAINING: &[(Lang, &[&str])] = &[
+    (English, &["left", "remaining", "remain", "remains", "still", "pending", "to go", "outstanding",
         "awaiting", "waiting"]),
-    ("zh", &["还有", "还剩", "剩", "仍有", "待"]),
-    ("ja", &["まだ", "残り", "残って", "あと", "未対応が", "未対応は", "が未対応", "待ち"]),
-    ("ko", &["아직", "남", "대기"]),
-    ("es", &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen",
+    (Chinese, &["还有", "还剩", "剩", "仍有", "待"]),
+    (Japanese, &["まだ", "残り", "残って", "あと", "未対応が", "未対応は", "が未対応", "待ち"]),
+    (Korean, &["아직", "남", "대기"]),
+    (Spanish, &["quedan", "queda", "pendientes", "pendiente", "todavía", "aún", "faltan", "siguen",
         "esperando"]),
-    ("de", &["noch", "übrig", "offen", "ausstehend", "warten", "wartet"]),
-    ("fr", &["reste", "restent", "restant", "restants", "encore", "en attente"]),
-    ("pt", &["faltam", "falta", "restam", "resta", "ainda", "pendentes", "pendente",
+    (German, &["noch", "übrig", "offen", "ausstehend", "warten", "wartet"]),
+    (French, &["reste", "restent", "restant", "restants", "encore", "en attente"]),
+    (Portuguese, &["faltam", "falta", "restam", "resta", "ainda", "pendentes", "pendente",
         "aguardando"]),
 ];
 
 /// Words naming a step of a plan: with a number beside them, a phase of the session.
 #[rustfmt::skip]
-const STEPS: &[(&str, &[&str])] = &[
-    ("en", &["step", "phase", "stage", "milestone"]),
+const STEPS: &[(Lang, &[&str])] = &[
+    (English, &["step", "phase", "stage", "milestone"]),
     // not 第 alone, which opens 第三方 (third-party)
-    ("zh", &["阶段", "步骤"]),
-    ("ja", &["ステップ", "フェーズ", "段階"]),
-    ("ko", &["단계"]),
-    ("es", &["paso", "fase", "etapa"]),
-    ("de", &["schritt", "phase", "stufe", "etappe"]),
-    ("fr", &["étape", "phase"]),
-    ("pt", &["etapa", "fase", "passo"]),
+    (Chinese, &["阶段", "步骤"]),
+    (Japanese, &["ステップ", "フェーズ", "段階"]),
+    (Korean, &["단계"]),
+    (Spanish, &["paso", "fase", "etapa"]),
+    (German, &["schritt", "phase", "stufe", "etappe"]),
+    (French, &["étape", "phase"]),
+    (Portuguese, &["etapa", "fase", "passo"]),
 ];
 
 /// Things that run, and the states that say whether they run right now.
@@ -121,53 +124,53 @@ const SERVICES: &[&str] = &["container", "server", "service", "daemon", "databas
     "dienst", "datenbank", "servidor", "serviço", "banco"];
 
 #[rustfmt::skip]
-const SERVICE_STATES: &[(&str, &[&str])] = &[
+const SERVICE_STATES: &[(Lang, &[&str])] = &[
     // not a bare "down", which a lasting "shuts down on SIGTERM" has
-    ("en", &["is down", "are down", "went down", "still down", "up again", "crashed",
+    (English, &["is down", "are down", "went down", "still down", "up again", "crashed",
         "came back"]),
-    ("zh", &["挂了", "宕机", "恢复了", "起来了", "停了"]),
-    ("ja", &["停止中", "復旧", "ダウン", "落ち", "再起動後"]),
-    ("ko", &["복구됐", "복구되었", "재시작했", "내려가", "죽었"]),
-    ("es", &["caído", "caída", "levantado", "levantarse", "reiniciado", "parado", "volvió"]),
-    ("de", &["ist down", "noch down", "läuft wieder", "gestoppt", "abgestürzt", "neu gestartet", "wieder da"]),
-    ("fr", &["arrêté", "arrêtée", "reparti", "repartie", "tombé", "redémarré", "relancé"]),
-    ("pt", &["fora do ar", "voltou", "caiu", "parado", "reiniciado", "no ar"]),
+    (Chinese, &["挂了", "宕机", "恢复了", "起来了", "停了"]),
+    (Japanese, &["停止中", "復旧", "ダウン", "落ち", "再起動後"]),
+    (Korean, &["복구됐", "복구되었", "재시작했", "내려가", "죽었"]),
+    (Spanish, &["caído", "caída", "levantado", "levantarse", "reiniciado", "parado", "volvió"]),
+    (German, &["ist down", "noch down", "läuft wieder", "gestoppt", "abgestürzt", "neu gestartet", "wieder da"]),
+    (French, &["arrêté", "arrêtée", "reparti", "repartie", "tombé", "redémarré", "relancé"]),
+    (Portuguese, &["fora do ar", "voltou", "caiu", "parado", "reiniciado", "no ar"]),
 ];
 
 /// Someone else's wish with a deadline: what the user asked for this week, not a preference.
 #[rustfmt::skip]
-const WANTS: &[(&str, &[&str])] = &[
-    ("en", &["they want", "they need", "they would like", "wants it", "wants the"]),
-    ("zh", &["希望", "想要", "要求"]),
-    ("ja", &["ほしい", "欲しい", "たい"]),
-    ("ko", &["원함", "원한다", "원해", "바란다", "바람"]),
-    ("es", &["quieren", "quiere", "necesitan", "piden"]),
-    ("de", &["wollen", "will", "möchten", "brauchen"]),
-    ("fr", &["veulent", "veut", "voudraient", "souhaitent"]),
-    ("pt", &["querem", "quer", "precisam", "pedem"]),
+const WANTS: &[(Lang, &[&str])] = &[
+    (English, &["they want", "they need", "they would like", "wants it", "wants the"]),
+    (Chinese, &["希望", "想要", "要求"]),
+    (Japanese, &["ほしい", "欲しい", "たい"]),
+    (Korean, &["원함", "원한다", "원해", "바란다", "바람"]),
+    (Spanish, &["quieren", "quiere", "necesitan", "piden"]),
+    (German, &["wollen", "will", "möchten", "brauchen"]),
+    (French, &["veulent", "veut", "voudraient", "souhaitent"]),
+    (Portuguese, &["querem", "quer", "precisam", "pedem"]),
 ];
 
 #[rustfmt::skip]
-const DEADLINES: &[(&str, &[&str])] = &[
-    ("en", &["before", "by friday", "by monday", "by tomorrow", "by the end of", "this week"]),
-    ("zh", &["之前", "前完成", "周一", "周五", "明天", "本周"]),
-    ("ja", &["までに", "明日", "今週"]),
-    ("ko", &["전에", "까지", "내일", "이번 주"]),
-    ("es", &["antes de", "para el", "mañana", "esta semana"]),
-    ("de", &["vor der", "vor dem", "bis", "morgen", "diese woche"]),
-    ("fr", &["avant", "d ici", "demain", "cette semaine"]),
-    ("pt", &["antes da", "antes do", "até", "amanhã", "esta semana"]),
+const DEADLINES: &[(Lang, &[&str])] = &[
+    (English, &["before", "by friday", "by monday", "by tomorrow", "by the end of", "this week"]),
+    (Chinese, &["之前", "前完成", "周一", "周五", "明天", "本周"]),
+    (Japanese, &["までに", "明日", "今週"]),
+    (Korean, &["전에", "까지", "내일", "이번 주"]),
+    (Spanish, &["antes de", "para el", "mañana", "esta semana"]),
+    (German, &["vor der", "vor dem", "bis", "morgen", "diese woche"]),
+    (French, &["avant", "d ici", "demain", "cette semaine"]),
+    (Portuguese, &["antes da", "antes do", "até", "amanhã", "esta semana"]),
 ];
 
 /// A past copula: a state told in the past is a story of the session ("the loop was a stale
 /// cookie", "era por", "war"), unless a reason is being given (`REASONS`).
 #[rustfmt::skip]
-const PAST_COPULAS: &[(&str, &[&str])] = &[
-    ("en", &["was", "were"]),
-    ("es", &["era", "eran", "fue", "fueron"]),
-    ("de", &["war", "waren"]),
-    ("fr", &["était", "étaient"]),
-    ("pt", &["era", "eram", "foi", "foram"]),
+const PAST_COPULAS: &[(Lang, &[&str])] = &[
+    (English, &["was", "were"]),
+    (Spanish, &["era", "eran", "fue", "fueron"]),
+    (German, &["war", "waren"]),
+    (French, &["était", "étaient"]),
+    (Portuguese, &["era", "eram", "foi", "foram"]),
 ];
 
 /// Markers of a completed action in the scripts that do not inflect for it: 已 before a verb
@@ -183,29 +186,29 @@ const TRACKERS: &[&str] = &["ticket", "issue", "bug report", "工单", "チケ�
     "incidencia", "tíquete"];
 
 #[rustfmt::skip]
-const OPENED: &[(&str, &[&str])] = &[
-    ("en", &["filed", "opened", "raised"]),
-    ("zh", &["开了", "提了", "新建"]),
-    ("ja", &["起票", "作成した"]),
-    ("ko", &["등록", "올림", "열었"]),
-    ("es", &["abierto", "abierta", "creado", "creada"]),
-    ("de", &["angelegt", "eröffnet", "erstellt", "aufgemacht"]),
-    ("fr", &["ouvert", "ouverte", "créé", "créée"]),
-    ("pt", &["aberto", "aberta", "criado", "criada"]),
+const OPENED: &[(Lang, &[&str])] = &[
+    (English, &["filed", "opened", "raised"]),
+    (Chinese, &["开了", "提了", "新建"]),
+    (Japanese, &["起票", "作成した"]),
+    (Korean, &["등록", "올림", "열었"]),
+    (Spanish, &["abierto", "abierta", "creado", "creada"]),
+    (German, &["angelegt", "eröffnet", "erstellt", "aufgemacht"]),
+    (French, &["ouvert", "ouverte", "créé", "créée"]),
+    (Portuguese, &["aberto", "aberta", "criado", "criada"]),
 ];
 
 /// Words of rewriting a branch's history: its state this session, unless a lasting rule says
 /// when to do it ("never force-push to main").
 #[rustfmt::skip]
-const BRANCH_HISTORY: &[(&str, &[&str])] = &[
-    ("en", &["rebased", "force push", "force pushed", "cherry picked"]),
-    ("zh", &["变基", "强制推送"]),
-    ("ja", &["リベース", "強制プッシュ"]),
-    ("ko", &["리베이스", "강제 푸시"]),
-    ("es", &["rebasada", "rebasado"]),
-    ("de", &["rebased", "gerebased"]),
-    ("fr", &["rebasée", "rebasé"]),
-    ("pt", &["rebaseada", "rebaseado"]),
+const BRANCH_HISTORY: &[(Lang, &[&str])] = &[
+    (English, &["rebased", "force push", "force pushed", "cherry picked"]),
+    (Chinese, &["变基", "强制推送"]),
+    (Japanese, &["リベース", "強制プッシュ"]),
+    (Korean, &["리베이스", "강제 푸시"]),
+    (Spanish, &["rebasada", "rebasado"]),
+    (German, &["rebased", "gerebased"]),
+    (French, &["rebasée", "rebasé"]),
+    (Portuguese, &["rebaseada", "rebaseado"]),
 ];
 
 /// A Chinese verb with a result complement ending a clause (改掉, 修好, 做完): a done action.
@@ -231,27 +234,27 @@ const FILE_LABELS: &[&str] = &["relevant files", "files touched", "相关文件"
 
 /// A step done and a step next in one text: "parsing done, streaming next, then docs".
 #[rustfmt::skip]
-const DONE_WORDS: &[(&str, &[&str])] = &[
-    ("en", &["done", "finished", "complete", "completed"]),
-    ("zh", &["搞定", "完成", "做完"]),
-    ("ja", &["終わり", "完了", "済"]),
-    ("ko", &["끝", "완료"]),
-    ("es", &["listo", "lista", "terminado", "hecho"]),
-    ("de", &["erledigt", "fertig", "abgeschlossen"]),
-    ("fr", &["fini", "finie", "terminé", "terminée", "fait"]),
-    ("pt", &["pronto", "pronta", "concluído", "feito"]),
+const DONE_WORDS: &[(Lang, &[&str])] = &[
+    (English, &["done", "finished", "complete", "completed"]),
+    (Chinese, &["搞定", "完成", "做完"]),
+    (Japanese, &["終わり", "完了", "済"]),
+    (Korean, &["끝", "완료"]),
+    (Spanish, &["listo", "lista", "terminado", "hecho"]),
+    (German, &["erledigt", "fertig", "abgeschlossen"]),
+    (French, &["fini", "finie", "terminé", "terminée", "fait"]),
+    (Portuguese, &["pronto", "pronta", "concluído", "feito"]),
 ];
 
 #[rustfmt::skip]
-const NEXT_WORDS: &[(&str, &[&str])] = &[
-    ("en", &["next", "then"]),
-    ("zh", &["下一步", "然后", "接着", "最后"]),
-    ("ja", &["次は", "その後"]),
-    ("ko", &["다음", "그다음"]),
-    ("es", &["después", "luego", "siguiente"]),
-    ("de", &["danach", "dann", "als nächstes"]),
-    ("fr", &["ensuite", "puis", "après"]),
-    ("pt", &["depois", "em seguida", "por fim"]),
+const NEXT_WORDS: &[(Lang, &[&str])] = &[
+    (English, &["next", "then"]),
+    (Chinese, &["下一步", "然后", "接着", "最后"]),
+    (Japanese, &["次は", "その後"]),
+    (Korean, &["다음", "그다음"]),
+    (Spanish, &["después", "luego", "siguiente"]),
+    (German, &["danach", "dann", "als nächstes"]),
+    (French, &["ensuite", "puis", "après"]),
+    (Portuguese, &["depois", "em seguida", "por fim"]),
 ];
 
 /// A service with a verb of restarting it: a chore of the session.
@@ -280,11 +283,11 @@ const KOREAN_ACTION_NOUNS: [&str; 6] = ["교체", "수정", "추가", "삭제", 
 /// Nouns of an action opening the text before "of": "Remplacement de …", "Reescritura del
 /// …", the nominal report of what was done.
 #[rustfmt::skip]
-const ACTION_NOUNS: &[(&str, &[&str])] = &[
-    ("es", &["cambio", "reescritura", "migración", "eliminación", "sustitución", "limpieza"]),
-    ("fr", &["remplacement", "ajout", "suppression", "correction", "migration", "déplacement",
+const ACTION_NOUNS: &[(Lang, &[&str])] = &[
+    (Spanish, &["cambio", "reescritura", "migración", "eliminación", "sustitución", "limpieza"]),
+    (French, &["remplacement", "ajout", "suppression", "correction", "migration", "déplacement",
         "réécriture", "refonte", "nettoyage"]),
-    ("pt", &["troca", "reescrita", "migração", "remoção", "substituição", "limpeza"]),
+    (Portuguese, &["troca", "reescrita", "migração", "remoção", "substituição", "limpeza"]),
 ];
 
 #[rustfmt::skip]
@@ -301,10 +304,10 @@ const ARTICLES: &[&str] = &["el", "la", "los", "las", "un", "una", "o", "a", "os
 /// "voltava"); counted only before a reason word, since a decision's reason may use it too
 /// ("porque los conteos quedaban obsoletos"). Not -ía (categoría, todavía) nor German -te.
 #[rustfmt::skip]
-const IMPERFECT_ENDINGS: &[(&str, &[&str])] = &[
-    ("es", &["aba", "aban"]),
-    ("fr", &["ait", "aient"]),
-    ("pt", &["ava", "avam"]),
+const IMPERFECT_ENDINGS: &[(Lang, &[&str])] = &[
+    (Spanish, &["aba", "aban"]),
+    (French, &["ait", "aient"]),
+    (Portuguese, &["ava", "avam"]),
 ];
 
 /// Spanish imperfects in -ía, taken as whole words since -ía also ends nouns (categoría).
@@ -315,34 +318,34 @@ const IRREGULAR_IMPERFECTS: &[&str] = &["había", "tenía", "hacía", "devolvía
 /// "Now" and "no longer" in one text: a change made this session ("now incremental, full
 /// reindex no longer needed").
 #[rustfmt::skip]
-const NOW_WORDS: &[(&str, &[&str])] = &[
-    ("en", &["now"]), ("zh", &["现在"]), ("es", &["ya", "ahora"]), ("de", &["jetzt"]),
-    ("fr", &["maintenant"]), ("pt", &["agora"]),
+const NOW_WORDS: &[(Lang, &[&str])] = &[
+    (English, &["now"]), (Chinese, &["现在"]), (Spanish, &["ya", "ahora"]), (German, &["jetzt"]),
+    (French, &["maintenant"]), (Portuguese, &["agora"]),
 ];
 
 #[rustfmt::skip]
-const NO_LONGER: &[(&str, &[&str])] = &[
-    ("en", &["no longer"]), ("zh", &["不用再", "不再"]), ("es", &["ya no", "no hace falta"]),
-    ("de", &["nicht mehr", "mehr"]), ("fr", &["plus besoin", "ne plus"]),
-    ("pt", &["não precisa mais", "mais"]),
+const NO_LONGER: &[(Lang, &[&str])] = &[
+    (English, &["no longer"]), (Chinese, &["不用再", "不再"]), (Spanish, &["ya no", "no hace falta"]),
+    (German, &["nicht mehr", "mehr"]), (French, &["plus besoin", "ne plus"]),
+    (Portuguese, &["não precisa mais", "mais"]),
 ];
 
 /// What a change just replaced, and the words saying it is gone: "now … ; the old sender is
 /// gone", "der alte Einzelversand ist raus", "l'ancien envoi a disparu".
 #[rustfmt::skip]
-const THE_OLD: &[(&str, &[&str])] = &[
-    ("en", &["the old"]), ("zh", &["旧的", "原来的"]), ("ja", &["旧来の", "以前の"]),
-    ("ko", &["기존", "예전"]), ("es", &["el antiguo", "la antigua", "el viejo"]),
-    ("de", &["der alte", "die alte", "das alte"]), ("fr", &["l ancien", "l ancienne"]),
-    ("pt", &["o antigo", "a antiga"]),
+const THE_OLD: &[(Lang, &[&str])] = &[
+    (English, &["the old"]), (Chinese, &["旧的", "原来的"]), (Japanese, &["旧来の", "以前の"]),
+    (Korean, &["기존", "예전"]), (Spanish, &["el antiguo", "la antigua", "el viejo"]),
+    (German, &["der alte", "die alte", "das alte"]), (French, &["l ancien", "l ancienne"]),
+    (Portuguese, &["o antigo", "a antiga"]),
 ];
 
 #[rustfmt::skip]
-const GONE: &[(&str, &[&str])] = &[
-    ("en", &["is gone", "are gone"]), ("zh", &["已删", "没了"]), ("ja", &["削除済み", "なくなった"]),
-    ("ko", &["삭제됨", "삭제했", "없어졌"]), ("es", &["ya no está", "desapareció"]),
-    ("de", &["ist raus", "sind raus", "ist weg"]), ("fr", &["a disparu", "ont disparu"]),
-    ("pt", &["foi removido", "foi removida", "sumiu"]),
+const GONE: &[(Lang, &[&str])] = &[
+    (English, &["is gone", "are gone"]), (Chinese, &["已删", "没了"]), (Japanese, &["削除済み", "なくなった"]),
+    (Korean, &["삭제됨", "삭제했", "없어졌"]), (Spanish, &["ya no está", "desapareció"]),
+    (German, &["ist raus", "sind raus", "ist weg"]), (French, &["a disparu", "ont disparu"]),
+    (Portuguese, &["foi removido", "foi removida", "sumiu"]),
 ];
 
 /// The user and a word of consent: agreeing to this session's plan, not a preference.
@@ -351,11 +354,11 @@ const USERS: &[&str] = &["user", "usuario", "nutzer", "benutzer", "utilisateur",
     "用户", "ユーザー", "사용자"];
 
 #[rustfmt::skip]
-const CONSENT: &[(&str, &[&str])] = &[
-    ("en", &["okay with", "ok with", "fine with", "agreed", "agrees"]),
-    ("zh", &["同意"]), ("ja", &["了承", "同意"]), ("ko", &["동의"]),
-    ("es", &["le parece bien", "de acuerdo"]), ("de", &["einverstanden"]),
-    ("fr", &["d accord"]), ("pt", &["topou", "concordou", "de acordo"]),
+const CONSENT: &[(Lang, &[&str])] = &[
+    (English, &["okay with", "ok with", "fine with", "agreed", "agrees"]),
+    (Chinese, &["同意"]), (Japanese, &["了承", "同意"]), (Korean, &["동의"]),
+    (Spanish, &["le parece bien", "de acuerdo"]), (German, &["einverstanden"]),
+    (French, &["d accord"]), (Portuguese, &["topou", "concordou", "de acordo"]),
 ];
 
 /// Numbers in words, for counts of what is left ("two of the five … still").
@@ -432,7 +435,7 @@ pub(super) fn narrates(rejection: Rejection, text: &str) -> bool {
 
 /// Whether `text` holds one of the table's entries: a Latin entry as whole words, a CJK or
 /// Hangul one anywhere.
-fn mentions(text: &str, table: &[(&str, &[&str])]) -> bool {
+fn mentions(text: &str, table: &[(Lang, &[&str])]) -> bool {
     table
         .iter()
         .flat_map(|(_, entries)| entries.iter())
@@ -449,7 +452,7 @@ fn holds(text: &str, entry: &str) -> bool {
 
 fn subject_with_past(text: &str, words: &[&str]) -> bool {
     SUBJECT_PAST.iter().any(|(language, subjects, endings)| {
-        let reach = if *language == "de" {
+        let reach = if *language == German {
             GERMAN_PAST_VERB_REACH
         } else {
             PAST_VERB_REACH

@@ -14,7 +14,8 @@
 //!
 //! Matching is `text.rs`'s: case-insensitive, on word boundaries, any whitespace run for a space.
 
-use super::text::{longest_at, match_at};
+use super::language::{each, Lang};
+use super::text::{longest_at, match_at, MAX_OPENING_WORDS};
 use super::triggers::{all, Language};
 
 /// Where an explicit memory belongs.
@@ -386,21 +387,24 @@ const KOREAN: ScopeWords = ScopeWords {
     leads: NONE,
 };
 
-const LANGUAGES: &[&ScopeWords] = &[
-    &ENGLISH,
-    &SPANISH,
-    &GERMAN,
-    &FRENCH,
-    &PORTUGUESE,
-    &CHINESE,
-    &JAPANESE,
-    &KOREAN,
-];
+/// The scope words of `lang`.
+fn scope_words(lang: Lang) -> &'static ScopeWords {
+    match lang {
+        Lang::English => &ENGLISH,
+        Lang::Spanish => &SPANISH,
+        Lang::German => &GERMAN,
+        Lang::French => &FRENCH,
+        Lang::Portuguese => &PORTUGUESE,
+        Lang::Chinese => &CHINESE,
+        Lang::Japanese => &JAPANESE,
+        Lang::Korean => &KOREAN,
+    }
+}
 
 fn words(
     table: fn(&'static ScopeWords) -> &'static [&'static str],
 ) -> impl Iterator<Item = &'static str> + Clone {
-    LANGUAGES.iter().flat_map(move |l| table(l)).copied()
+    each(scope_words, table).copied()
 }
 
 /// Every scope phrase: what an opening may hold before its trigger, and what a pointing body
@@ -532,7 +536,7 @@ fn strip_particle(text: &str) -> &str {
 /// the end.
 fn opens_with_scope(before: &str) -> bool {
     let mut at = 0;
-    for _ in 0..super::scan::MAX_OPENING_WORDS {
+    for _ in 0..MAX_OPENING_WORDS {
         at = skip(before, at, |c| !c.is_alphanumeric());
         if at >= before.len() {
             return false;
@@ -558,6 +562,18 @@ fn skip(text: &str, at: usize, skip: impl Fn(char) -> bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Lang::ALL` decides which of two equally long scope phrases of two languages is the
+    /// match; it decides nothing while no phrase is plain in one language and framed in another.
+    #[test]
+    fn no_scope_phrase_is_both_plain_and_framed() {
+        for plain in words(|l| l.plain) {
+            assert!(
+                !words(|l| l.framed).any(|framed| framed.to_lowercase() == plain.to_lowercase()),
+                "{plain}"
+            );
+        }
+    }
 
     fn user(before: &str, body: &str) -> Option<String> {
         match split(before, body) {

@@ -20,7 +20,7 @@
 //!
 //! A memory addressed to every project of the person ("remember for all my projects: …",
 //! "globally, …") has the scope `User`, and its text loses the words that addressed it; which
-//! words do is in `scope.rs`.
+//! words do is in `addressee.rs`.
 //!
 //! The scan is linear in the length of the message: this runs on every user message.
 
@@ -28,6 +28,7 @@ mod addressee;
 mod body;
 mod forget;
 mod kind;
+mod language;
 pub mod recall;
 mod scan;
 mod text;
@@ -44,6 +45,7 @@ pub use body::body_width;
 pub use body::MIN_BODY_CHARS;
 pub use forget::{forget_requests, ForgetRequest, MAX_FORGETS_PER_MESSAGE};
 pub use kind::classify;
+pub(crate) use language::Lang;
 pub use text::strip_private;
 
 /// At most this many memories are taken from one message: the first ones, in order. The

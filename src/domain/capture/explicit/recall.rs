@@ -12,6 +12,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::language::{each, Lang};
+
 /// One language's recall phrases (folded: lower case, no accents, `'` for any apostrophe).
 struct RecallLanguage {
     phrases: &'static [&'static str],
@@ -143,8 +145,9 @@ const KOREAN: RecallLanguage = RecallLanguage {
     ],
 };
 
-const CHINESE_SIMPLIFIED: RecallLanguage = RecallLanguage {
+const CHINESE: RecallLanguage = RecallLanguage {
     phrases: &[
+        // Simplified.
         "上次我们做了什么",
         "上次做了什么",
         "上次做到哪",
@@ -155,14 +158,9 @@ const CHINESE_SIMPLIFIED: RecallLanguage = RecallLanguage {
         "接着昨天",
         "继续昨天的",
         "上次的进度",
-    ],
-};
-
-const CHINESE_TRADITIONAL: RecallLanguage = RecallLanguage {
-    phrases: &[
+        // Traditional, where it differs.
         "上次我們做了什麼",
         "上次做了什麼",
-        "上次做到哪",
         "我們做到哪了",
         "做到哪裡了",
         "從昨天繼續",
@@ -172,17 +170,19 @@ const CHINESE_TRADITIONAL: RecallLanguage = RecallLanguage {
     ],
 };
 
-const LANGUAGES: [&RecallLanguage; 9] = [
-    &ENGLISH,
-    &GERMAN,
-    &FRENCH,
-    &SPANISH,
-    &PORTUGUESE,
-    &JAPANESE,
-    &KOREAN,
-    &CHINESE_SIMPLIFIED,
-    &CHINESE_TRADITIONAL,
-];
+/// The recall phrases of `lang`.
+fn recall_language(lang: Lang) -> &'static RecallLanguage {
+    match lang {
+        Lang::English => &ENGLISH,
+        Lang::Spanish => &SPANISH,
+        Lang::German => &GERMAN,
+        Lang::French => &FRENCH,
+        Lang::Portuguese => &PORTUGUESE,
+        Lang::Chinese => &CHINESE,
+        Lang::Japanese => &JAPANESE,
+        Lang::Korean => &KOREAN,
+    }
+}
 
 /// Words that may follow a Latin-script phrase in the same clause.
 const TAILS: &[&str] = &[
@@ -242,10 +242,7 @@ fn sentence_asks(sentence: &str) -> bool {
     if BLOCKERS.iter().any(|b| sentence.contains(b)) {
         return false;
     }
-    LANGUAGES
-        .iter()
-        .flat_map(|l| l.phrases)
-        .any(|phrase| phrase_ends_clause(sentence, phrase))
+    each(recall_language, |l| l.phrases).any(|phrase| phrase_ends_clause(sentence, phrase))
 }
 
 /// Whether `phrase` occurs in `sentence` as a whole, ending its clause (Latin script only:

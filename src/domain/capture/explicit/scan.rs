@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use super::addressee::{of_pointing_sentence, Addressee};
 use super::body::{pointer, Pointer};
-use super::text::{is_symbol, longest_at, match_at, skip_chars};
-use super::triggers::{all, BodyStart, Language, Trigger, LANGUAGES};
+use super::text::{is_symbol, longest_at, match_at, skip_chars, MAX_OPENING_WORDS};
+use super::triggers::{all, triggers, BodyStart, Language, Trigger};
 
 /// A body never crosses one of these.
 pub(super) const LINE_BREAKS: &[char] = &[
@@ -61,10 +61,6 @@ pub(super) const CLOSING_DECORATIONS: &[char] = &[
 
 /// List items under a trigger: "- …", "* …", "1. …", "2) …", "・…".
 const LIST_BULLETS: &[char] = &['-', '*', '+', '•', '·', '・', '▪'];
-
-/// At most this many filler or negation words are read before a trigger: enough for "ok so
-/// please also", and a bound on the work at each clause start.
-pub(super) const MAX_OPENING_WORDS: usize = 8;
 
 /// Which lines can hold an instruction.
 pub(super) fn readable_lines(lines: &[&str]) -> Vec<bool> {
@@ -448,9 +444,7 @@ pub(super) fn skip_list_number(text: &str, at: usize) -> usize {
 /// The trigger at `at`, if one is there: the longest over every language, or a final verb
 /// opening its sentence with a colon ("覚えておいて：…").
 fn match_trigger(text: &str, at: usize) -> Option<Matched> {
-    let best = LANGUAGES
-        .iter()
-        .flat_map(|language| language.triggers)
+    let best = triggers()
         .filter_map(|trigger| {
             let end = match_at(text, at, trigger.phrase)?;
             let separated =

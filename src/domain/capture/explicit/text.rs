@@ -9,6 +9,10 @@ const PRIVATE_CLOSE: &str = "</private>";
 
 const APOSTROPHES: &[char] = &['\'', '’', 'ʼ'];
 
+/// At most this many filler or negation words are read before a trigger, a forget opener or a
+/// scope phrase: enough for "ok so please also", and a bound on the work at each clause start.
+pub(super) const MAX_OPENING_WORDS: usize = 8;
+
 #[cfg(test)]
 thread_local! {
     /// Chars looked at by the matching below: the tests' measure of work, which must grow

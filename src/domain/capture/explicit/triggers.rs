@@ -6,6 +6,8 @@
 //! apostrophe; a phrase ending in a Latin letter must end a word. Where several match at one
 //! place the longest wins, so "no olvides" is a trigger although "no" alone is not.
 
+use super::language::{each, Lang};
+
 /// Where the body of a trigger starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum BodyStart {
@@ -98,7 +100,7 @@ pub(super) struct Language {
 
 const NONE: &[&str] = &[];
 
-pub(super) const ENGLISH: Language = Language {
+const ENGLISH: Language = Language {
     triggers: &[
         verb("remember"),
         // Frequent misspellings.
@@ -375,7 +377,7 @@ pub(super) const ENGLISH: Language = Language {
     ],
 };
 
-pub(super) const SPANISH: Language = Language {
+const SPANISH: Language = Language {
     triggers: &[
         verb("recuerda"),
         verb("recordá"),
@@ -513,7 +515,7 @@ pub(super) const SPANISH: Language = Language {
     forward_markers: &["mensaje reenviado", "mensaje original"],
 };
 
-pub(super) const GERMAN: Language = Language {
+const GERMAN: Language = Language {
     triggers: &[
         after("merk dir"),
         after("merk dir das"),
@@ -631,7 +633,7 @@ pub(super) const GERMAN: Language = Language {
     forward_markers: &["weitergeleitete nachricht", "ursprüngliche nachricht"],
 };
 
-pub(super) const FRENCH: Language = Language {
+const FRENCH: Language = Language {
     triggers: &[
         verb("souviens-toi"),
         verb("souviens toi"),
@@ -770,7 +772,7 @@ pub(super) const FRENCH: Language = Language {
     forward_markers: &["message transféré", "message d'origine"],
 };
 
-pub(super) const PORTUGUESE: Language = Language {
+const PORTUGUESE: Language = Language {
     triggers: &[
         verb("lembra"),
         verb("lembre"),
@@ -890,7 +892,7 @@ pub(super) const PORTUGUESE: Language = Language {
     forward_markers: &["mensagem encaminhada", "mensagem original"],
 };
 
-pub(super) const CHINESE: Language = Language {
+const CHINESE: Language = Language {
     triggers: &[
         after("记住"),
         after("記住"),
@@ -1062,7 +1064,7 @@ pub(super) const CHINESE: Language = Language {
     forward_markers: &["转发的消息", "轉寄的訊息", "原始邮件"],
 };
 
-pub(super) const JAPANESE: Language = Language {
+const JAPANESE: Language = Language {
     triggers: &[
         after("今後は"),
         after("これからは"),
@@ -1139,7 +1141,7 @@ pub(super) const JAPANESE: Language = Language {
     forward_markers: &["転送メッセージ"],
 };
 
-pub(super) const KOREAN: Language = Language {
+const KOREAN: Language = Language {
     triggers: &[
         after("앞으로"),
         after("앞으로는"),
@@ -1227,23 +1229,51 @@ pub(super) const KOREAN: Language = Language {
     forward_markers: &["전달된 메시지"],
 };
 
-pub(super) const LANGUAGES: &[&Language] = &[
-    &ENGLISH,
-    &SPANISH,
-    &GERMAN,
-    &FRENCH,
-    &PORTUGUESE,
-    &CHINESE,
-    &JAPANESE,
-    &KOREAN,
-];
+/// The tables of `lang`.
+fn language(lang: Lang) -> &'static Language {
+    match lang {
+        Lang::English => &ENGLISH,
+        Lang::Spanish => &SPANISH,
+        Lang::German => &GERMAN,
+        Lang::French => &FRENCH,
+        Lang::Portuguese => &PORTUGUESE,
+        Lang::Chinese => &CHINESE,
+        Lang::Japanese => &JAPANESE,
+        Lang::Korean => &KOREAN,
+    }
+}
+
+/// The triggers of every language.
+pub(super) fn triggers() -> impl Iterator<Item = &'static Trigger> + Clone {
+    each(language, |language| language.triggers)
+}
 
 /// The union of one table over every language.
 pub(super) fn all<T: Copy + 'static>(
     table: fn(&'static Language) -> &'static [T],
 ) -> impl Iterator<Item = T> + Clone {
-    LANGUAGES
-        .iter()
-        .flat_map(move |language| table(language))
-        .copied()
+    each(language, table).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Lang::ALL` decides which of two equally long phrases of two languages is the match;
+    /// it decides nothing while a phrase both have starts its body the same way in both.
+    #[test]
+    fn a_trigger_in_two_languages_starts_its_body_alike() {
+        let folded = |phrase: &str| phrase.to_lowercase().replace(['’', 'ʼ'], "'");
+        for (i, first) in Lang::ALL.into_iter().enumerate() {
+            for second in Lang::ALL.into_iter().skip(i + 1) {
+                for a in language(first).triggers {
+                    for b in language(second).triggers {
+                        if folded(a.phrase) == folded(b.phrase) {
+                            assert_eq!(a.body, b.body, "{} in {first:?} and {second:?}", a.phrase);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -18,16 +18,13 @@ use super::scan::{
     is_opening_decoration, readable_lines, sentences, skip_list_number, Sentence, Spans,
     CLOSING_DECORATIONS, LINE_BREAKS,
 };
-use super::text::{is_symbol, longest_at, skip_chars, strip_private};
-use super::triggers::{all, Language, LANGUAGES};
+use super::text::{is_symbol, longest_at, skip_chars, strip_private, MAX_OPENING_WORDS};
+use super::triggers::{all, triggers, Language};
 use crate::domain::base::text::strip_invisible;
 use phrases::{all_forget, ForgetLanguage};
 
 /// At most this many requests are taken from one message.
 pub const MAX_FORGETS_PER_MESSAGE: usize = 5;
-
-/// At most this many filler or negation words are read before a trigger.
-const MAX_OPENING_WORDS: usize = 8;
 
 /// After an opener, one of these makes it talk ("forget that, just run it"), not a request.
 const DISMISSING_SEPARATORS: &[char] = &[',', '，', '、'];
@@ -131,10 +128,7 @@ fn request_in(line: &str, spans: &Spans, sentence: &Sentence) -> Option<String> 
 }
 
 fn remember_phrases() -> impl Iterator<Item = &'static str> + Clone {
-    LANGUAGES
-        .iter()
-        .flat_map(|language| language.triggers)
-        .map(|trigger| trigger.phrase)
+    triggers().map(|trigger| trigger.phrase)
 }
 
 /// One table of every language.

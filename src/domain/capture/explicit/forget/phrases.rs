@@ -6,6 +6,8 @@
 //! A remember trigger at the same place that is at least as long wins over a forget trigger:
 //! "oublie pas de …" and "no olvides …" ask to remember, "oublie …" and "olvida …" to forget.
 
+use super::super::language::{each, Lang};
+
 /// Everything one language contributes to forgetting.
 pub(super) struct ForgetLanguage {
     /// Open a request at the start of a sentence (after decoration and fillers); the subject
@@ -37,7 +39,7 @@ pub(super) struct ForgetLanguage {
 
 const NONE: &[&str] = &[];
 
-pub(super) const ENGLISH: ForgetLanguage = ForgetLanguage {
+const ENGLISH: ForgetLanguage = ForgetLanguage {
     openers: &[
         "forget",
         "forget about",
@@ -165,7 +167,7 @@ pub(super) const ENGLISH: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const SPANISH: ForgetLanguage = ForgetLanguage {
+const SPANISH: ForgetLanguage = ForgetLanguage {
     openers: &[
         "olvida",
         "olvida que",
@@ -235,7 +237,7 @@ pub(super) const SPANISH: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const GERMAN: ForgetLanguage = ForgetLanguage {
+const GERMAN: ForgetLanguage = ForgetLanguage {
     openers: &[
         "vergiss",
         "vergiss das mit",
@@ -308,7 +310,7 @@ pub(super) const GERMAN: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const FRENCH: ForgetLanguage = ForgetLanguage {
+const FRENCH: ForgetLanguage = ForgetLanguage {
     openers: &[
         "oublie",
         "oublie que",
@@ -375,7 +377,7 @@ pub(super) const FRENCH: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const PORTUGUESE: ForgetLanguage = ForgetLanguage {
+const PORTUGUESE: ForgetLanguage = ForgetLanguage {
     openers: &[
         "esqueça",
         "esqueca",
@@ -444,7 +446,7 @@ pub(super) const PORTUGUESE: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const CHINESE: ForgetLanguage = ForgetLanguage {
+const CHINESE: ForgetLanguage = ForgetLanguage {
     openers: &[
         "忘掉",
         "忘记",
@@ -571,7 +573,7 @@ pub(super) const CHINESE: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const JAPANESE: ForgetLanguage = ForgetLanguage {
+const JAPANESE: ForgetLanguage = ForgetLanguage {
     openers: &["忘れて：", "忘れてください：", "以下は忘れて："],
     statements: &["それはもう正しくない", "それはもう違う", "もう正しくない"],
     tailed_openers: NONE,
@@ -640,7 +642,7 @@ pub(super) const JAPANESE: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const KOREAN: ForgetLanguage = ForgetLanguage {
+const KOREAN: ForgetLanguage = ForgetLanguage {
     openers: &["잊어:", "잊어 줘:", "잊어줘:"],
     statements: &[
         "그건 이제 사실이 아니야",
@@ -709,23 +711,23 @@ pub(super) const KOREAN: ForgetLanguage = ForgetLanguage {
     ],
 };
 
-pub(super) const FORGET_LANGUAGES: &[&ForgetLanguage] = &[
-    &ENGLISH,
-    &SPANISH,
-    &GERMAN,
-    &FRENCH,
-    &PORTUGUESE,
-    &CHINESE,
-    &JAPANESE,
-    &KOREAN,
-];
+/// The tables of `lang`.
+fn forget_language(lang: Lang) -> &'static ForgetLanguage {
+    match lang {
+        Lang::English => &ENGLISH,
+        Lang::Spanish => &SPANISH,
+        Lang::German => &GERMAN,
+        Lang::French => &FRENCH,
+        Lang::Portuguese => &PORTUGUESE,
+        Lang::Chinese => &CHINESE,
+        Lang::Japanese => &JAPANESE,
+        Lang::Korean => &KOREAN,
+    }
+}
 
 /// The union of one table over every language.
 pub(super) fn all_forget(
     table: fn(&'static ForgetLanguage) -> &'static [&'static str],
 ) -> impl Iterator<Item = &'static str> + Clone {
-    FORGET_LANGUAGES
-        .iter()
-        .flat_map(move |language| table(language))
-        .copied()
+    each(forget_language, table).copied()
 }
