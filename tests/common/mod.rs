@@ -1,6 +1,8 @@
 //! Helpers shared by the CLI tests: a private data dir, a pinned clock, and the recorded
-//! OpenCode fixture.
+//! OpenCode fixture; and, in the modules below, what the corpus tests share.
 #![allow(dead_code)]
+
+pub mod error_corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
