@@ -19,6 +19,8 @@ use ocmem::domain::open_errors::{apply_bash, BashRun};
 use ocmem::domain::session::OpenError;
 use serde::Deserialize;
 
+use super::corpus;
+
 /// The splits a case may be in.
 const SPLITS: [&str; 2] = ["rules", "held-out"];
 
@@ -141,40 +143,35 @@ fn records_nothing_and_clears(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-/// What one split of a corpus scored.
-#[derive(Default)]
-struct Split {
-    failures: usize,
-    recorded: usize,
-    quiet: usize,
-    false_errors: usize,
-    misses: Vec<String>,
-}
-
 /// Each split's score, with a case that expects nothing judged by `nothing`.
-fn score(ecosystem: &str, cases: &[Case], nothing: fn(&Case) -> Result<(), String>) -> [Split; 2] {
-    SPLITS.map(|split| {
-        let mut score = Split::default();
-        for case in cases.iter().filter(|c| c.split == split) {
-            let outcome = match case.category() {
-                Some(expected) => records_the_failure(case, expected),
-                None => nothing(case),
-            };
-            if case.category().is_some() {
-                score.failures += 1;
-                score.recorded += usize::from(outcome.is_ok());
-            } else {
-                score.quiet += 1;
-                score.false_errors += usize::from(outcome.is_err());
-            }
-            if let Err(why) = outcome {
-                score.misses.push(format!(
-                    "{ecosystem}/{} ({split}, {}, `{}`, exit {}): {why}",
-                    case.id, case.tool, case.command, case.exit
-                ));
-            }
+fn score(
+    ecosystem: &str,
+    cases: &[Case],
+    nothing: fn(&Case) -> Result<(), String>,
+) -> corpus::Scores {
+    let groups = SPLITS.map(|split| {
+        let in_split: Vec<&Case> = cases.iter().filter(|c| c.split == split).collect();
+        (split, in_split)
+    });
+    let counts = ["failures", "recorded", "quiet", "false_errors"];
+    corpus::score(&counts, groups, |case, tally, misses| {
+        let outcome = match case.category() {
+            Some(expected) => records_the_failure(case, expected),
+            None => nothing(case),
+        };
+        if case.category().is_some() {
+            tally.add("failures", 1);
+            tally.add_if("recorded", outcome.is_ok());
+        } else {
+            tally.add("quiet", 1);
+            tally.add_if("false_errors", outcome.is_err());
         }
-        score
+        if let Err(why) = outcome {
+            misses.push(format!(
+                "{ecosystem}/{} ({}, {}, `{}`, exit {}): {why}",
+                case.id, case.split, case.tool, case.command, case.exit
+            ));
+        }
     })
 }
 
@@ -185,15 +182,17 @@ pub fn held_out_score(ecosystem: &str, jsonl: &str) -> String {
         cases.iter().all(|c| SPLITS.contains(&c.split.as_str())),
         "{ecosystem}: unknown split"
     );
-    let [rules, held_out] = score(ecosystem, &cases, records_nothing);
+    let scores = score(ecosystem, &cases, records_nothing);
+    let (rules, held_out) = (scores.group("rules"), scores.group("held-out"));
+    let counts = &held_out.tally;
     let score = format!(
         "{ecosystem}: held-out failures recorded {}/{}, false errors {}/{}",
-        held_out.recorded, held_out.failures, held_out.false_errors, held_out.quiet
+        counts["recorded"], counts["failures"], counts["false_errors"], counts["quiet"]
     );
     assert!(
         rules.misses.is_empty()
-            && held_out.false_errors == 0
-            && held_out.recorded * 100 >= held_out.failures * 95,
+            && counts["false_errors"] == 0
+            && counts["recorded"] * 100 >= counts["failures"] * 95,
         "{score}\nrules rows failing:\n{}\nheld-out rows failing:\n{}",
         rules.misses.join("\n"),
         held_out.misses.join("\n")
@@ -201,20 +200,15 @@ pub fn held_out_score(ecosystem: &str, jsonl: &str) -> String {
     score
 }
 
-/// Checks every case of a corpus and reports the rates per split on stderr
+/// Checks every case of a corpus and reports the counts per split on stderr
 /// (`cargo test --test errors_<ecosystem> -- --nocapture`).
 pub fn check_every_case(ecosystem: &str, jsonl: &str) {
     let cases = load(jsonl);
     assert_well_formed(ecosystem, &cases);
-    let splits = score(ecosystem, &cases, records_nothing_and_clears);
-    let mut failures = Vec::new();
-    for (name, split) in SPLITS.iter().zip(splits) {
-        eprintln!(
-            "{ecosystem} {name}: {}/{} failures recorded as expected, {} false errors in {} passing runs",
-            split.recorded, split.failures, split.false_errors, split.quiet
-        );
-        failures.extend(split.misses);
-    }
+    let scores = score(ecosystem, &cases, records_nothing_and_clears);
+    eprintln!("{ecosystem}:");
+    scores.print();
+    let failures = scores.misses();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -2,7 +2,9 @@
 //! OpenCode fixture; and, in the modules below, what the corpus tests share.
 #![allow(dead_code)]
 
+pub mod corpus;
 pub mod error_corpus;
+pub mod steering_corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
