@@ -99,6 +99,14 @@ impl Recorded for Exchange {
     fn summary(&self) -> String {
         format!("{} {} -> {}", self.method, self.path, self.reply)
     }
+
+    fn request_line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    fn unserved(&self) -> bool {
+        self.reply == "404"
+    }
 }
 
 /// What the scripted model answers.
@@ -183,32 +191,14 @@ pub fn is_compaction(request: &Exchange) -> bool {
 /// Decides the answer to a message request.
 pub type Script = dyn Fn(&Exchange) -> Reply + Send + Sync;
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     /// Starts the server on a port chosen by the OS.
     pub fn start(script: Arc<Script>) -> Server {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            answer(request, out, &*script, &shared)
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}"),
-            log,
-        }
-    }
-
-    /// The shared record of every request, for a failure report.
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+        Server::serve("", move |request, out, log| {
+            answer(request, out, &*script, log)
+        })
     }
 
     /// The message requests only.

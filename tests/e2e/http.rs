@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -37,6 +37,44 @@ pub fn serve(answer: Arc<Answer>) -> u16 {
         }
     });
     port
+}
+
+/// A scripted server: where it listens, and the record of every request it answered.
+pub struct Recording<E> {
+    pub base_url: String,
+    log: Arc<Mutex<Vec<E>>>,
+}
+
+impl<E: Clone + Send + 'static> Recording<E> {
+    /// Starts serving on a port chosen by the OS, at the base URL `http://127.0.0.1:<port><path>`:
+    /// `answer` answers each request and records it in the log it is given.
+    pub fn serve(
+        path: &str,
+        answer: impl Fn(Request, &mut TcpStream, &Mutex<Vec<E>>) -> std::io::Result<()>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Recording<E> {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::clone(&log);
+        let port = serve(Arc::new(move |request: Request, out: &mut TcpStream| {
+            answer(request, out, &shared)
+        }));
+        Recording {
+            base_url: format!("http://127.0.0.1:{port}{path}"),
+            log,
+        }
+    }
+
+    /// The shared record of every request, for a failure report.
+    pub fn log(&self) -> Arc<Mutex<Vec<E>>> {
+        Arc::clone(&self.log)
+    }
+
+    /// Every request so far, in the order answered.
+    pub fn exchanges(&self) -> Vec<E> {
+        self.log.lock().unwrap().clone()
+    }
 }
 
 /// Serves one connection: reads one request, answers it, closes.

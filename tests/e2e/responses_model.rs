@@ -104,6 +104,14 @@ impl Recorded for Exchange {
     fn summary(&self) -> String {
         format!("{} {} -> {}", self.method, self.path, self.reply)
     }
+
+    fn request_line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    fn unserved(&self) -> bool {
+        self.reply == "404"
+    }
 }
 
 /// What the scripted model answers, with the input tokens its usage reports.
@@ -165,32 +173,14 @@ impl Reply {
 
 pub type Script = dyn Fn(&Exchange) -> Reply + Send + Sync;
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     /// Starts the server on a port chosen by the OS.
     pub fn start(script: Arc<Script>) -> Server {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            answer(request, out, &*script, &shared)
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}/v1"),
-            log,
-        }
-    }
-
-    /// The shared record of every request, for a failure report.
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+        Server::serve("/v1", move |request, out, log| {
+            answer(request, out, &*script, log)
+        })
     }
 
     /// The model requests only.
