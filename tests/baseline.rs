@@ -24,13 +24,11 @@ fn key(root: &str) -> String {
 }
 
 fn workspace_dir(env: &Env, root: &str) -> PathBuf {
-    env.data.join("workspaces").join(key(root))
+    env.workspace_dir(root)
 }
 
 fn session_path(env: &Env, root: &str, session: &str) -> PathBuf {
-    workspace_dir(env, root)
-        .join("sessions")
-        .join(format!("{}.json", &sha256_hex(session)[..32]))
+    env.session_file(root, session)
 }
 
 fn write(path: &Path, text: &str) {

@@ -33,7 +33,7 @@ fn tree(env: &Env) -> BTreeMap<String, Option<Vec<u8>>> {
 }
 
 fn workspace_dir(env: &Env, root: &str) -> PathBuf {
-    env.data.join("workspaces").join(&sha256_hex(root)[..16])
+    env.workspace_dir(root)
 }
 
 const DAY_MS: i64 = 86_400_000;

@@ -112,16 +112,7 @@ impl Workspace {
     }
 
     fn memory_bytes(&self) -> Vec<u8> {
-        let root = &self.repo;
-        let key = &common::sha256_hex(root)[..16];
-        fs::read(
-            self.env
-                .data
-                .join("workspaces")
-                .join(key)
-                .join("workspace-memory.json"),
-        )
-        .unwrap_or_default()
+        fs::read(self.env.memory_file(&self.repo)).unwrap_or_default()
     }
 
     /// Runs the client with `calls`; returns its report.

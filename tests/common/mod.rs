@@ -4,6 +4,7 @@
 
 pub mod corpus;
 pub mod error_corpus;
+pub mod hooks;
 pub mod steering_corpus;
 
 use std::path::{Path, PathBuf};
@@ -97,10 +98,24 @@ impl Env {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// The directory of the workspace at `root` in the data dir.
+    pub fn workspace_dir(&self, root: &str) -> PathBuf {
+        self.data.join("workspaces").join(&sha256_hex(root)[..16])
+    }
+
+    /// The workspace memory store of the workspace at `root`.
+    pub fn memory_file(&self, root: &str) -> PathBuf {
+        self.workspace_dir(root).join("workspace-memory.json")
+    }
+
+    /// The workspace memory store of the workspace at `root`, parsed.
+    pub fn memory_json(&self, root: &str) -> Value {
+        let text = std::fs::read_to_string(self.memory_file(root)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
     pub fn session_file(&self, root: &str, session: &str) -> PathBuf {
-        self.data
-            .join("workspaces")
-            .join(&sha256_hex(root)[..16])
+        self.workspace_dir(root)
             .join("sessions")
             .join(format!("{}.json", &sha256_hex(session)[..32]))
     }
@@ -155,6 +170,17 @@ pub fn spawn_tool_after(data: &Path, event: &Value) -> std::process::Child {
     let mut stdin = child.stdin.take().unwrap();
     std::io::Write::write_all(&mut stdin, event.to_string().as_bytes()).unwrap();
     child
+}
+
+/// The texts of a memory store's active entries.
+pub fn active_texts(memory: &Value) -> Vec<String> {
+    memory["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] == "active")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The memory block of a render's output (before the hot state).
