@@ -5,6 +5,7 @@
 pub mod corpus;
 pub mod error_corpus;
 pub mod hooks;
+pub mod sandbox;
 pub mod steering_corpus;
 
 use std::path::{Path, PathBuf};
