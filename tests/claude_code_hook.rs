@@ -194,37 +194,22 @@ fn the_hot_state_is_shown_again_only_when_it_changed() {
 #[test]
 fn a_failure_never_blocks_claude_code() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "UserPromptSubmit", "cwd": "relative", "session_id": "s"})
             .to_string(),
         json!({"hook_event_name": "PostToolUse", "cwd": DEMO_DIR}).to_string(),
-    ] {
-        let out = env.run(&["hook", "claude-code"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        let err = stderr(&out);
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "claude-code", stdins) {
         assert!(
             err.starts_with("ocmem: bad input") && err.lines().count() == 1,
             "{stdin}: {err}"
         );
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
-    let logged: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(logged.len(), 4);
-    for line in &logged {
-        assert_eq!(line["host"], "claude-code");
-        assert!(
-            line["text"].as_str().unwrap().starts_with("bad input"),
-            "{line}"
-        );
-    }
+    let log = hooks::only_the_warnings_log(&env);
+    hooks::assert_bad_input_logged(&log, "claude-code", 4);
     // A data directory that cannot be used.
     std::fs::remove_dir_all(&env.data).unwrap();
     std::fs::write(&env.data, "a file").unwrap();

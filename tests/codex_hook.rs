@@ -155,25 +155,21 @@ fn without_the_rollout_no_status_is_known_and_nothing_is_opened_or_cleared() {
 #[test]
 fn a_failure_never_blocks_codex() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "UserPromptSubmit", "cwd": "relative", "session_id": "s"})
             .to_string(),
         json!({"hook_event_name": "PostToolUse", "cwd": DEMO_DIR, "session_id": "s"}).to_string(),
-    ] {
-        let out = env.run(&["hook", "codex"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        let err = stderr(&out);
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "codex", stdins) {
         assert!(
             err.starts_with("ocmem: bad input") && err.lines().count() == 1,
             "{stdin}: {err}"
         );
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
+    let log = hooks::only_the_warnings_log(&env);
     assert_eq!(log.lines().count(), 4);
     assert!(
         log.lines().all(|l| l.contains("\"host\":\"codex\"")),

@@ -245,15 +245,7 @@ fn the_ttl_comes_from_the_flag_or_the_environment() {
     let out = env.run_at(&days_later(8), &["gc", "--sweep", "--older-than", "10"], "");
     assert_success(&out);
     assert!(session.exists());
-    let out = env
-        .ocmem()
-        .env("OCMEM_NOW", days_later(8))
-        .env("OCMEM_TTL_DAYS", "7")
-        .args(["gc", "--sweep", "--json"])
-        .output()
-        .unwrap();
-    assert_success(&out);
-    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = env.sweep_with_ttl(&days_later(8), "7");
     assert_eq!(report["ttlDays"], 7);
     assert_eq!(report["removed"][0]["kind"], "idle-session");
     assert_eq!(report["removed"][0]["idleDays"], 8);

@@ -234,32 +234,18 @@ fn the_block_is_sent_again_after_a_compression_and_only_once() {
 #[test]
 fn a_failure_never_blocks_gemini_and_says_nothing_on_stderr() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "BeforeAgent", "cwd": "relative", "session_id": "s"}).to_string(),
         json!({"hook_event_name": "AfterTool", "cwd": DEMO_DIR}).to_string(),
-    ] {
-        let out = env.run(&["hook", "gemini"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        assert_eq!(stderr(&out), "", "{stdin}");
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "gemini", stdins) {
+        assert_eq!(err, "", "{stdin}");
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
-    let logged: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(logged.len(), 4);
-    for line in &logged {
-        assert_eq!(line["host"], "gemini");
-        assert!(
-            line["text"].as_str().unwrap().starts_with("bad input"),
-            "{line}"
-        );
-    }
+    let log = hooks::only_the_warnings_log(&env);
+    hooks::assert_bad_input_logged(&log, "gemini", 4);
     // A data directory that cannot be used.
     std::fs::remove_dir_all(&env.data).unwrap();
     std::fs::write(&env.data, "a file").unwrap();

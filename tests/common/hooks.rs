@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::{assert_success, stdout, Env, DEMO_DIR};
+use super::{assert_success, stderr, stdout, Env, DEMO_DIR};
 
 /// The lines of `tests/fixtures/<relative>`, a JSON-lines recording, parsed.
 pub fn recording(relative: &str) -> Vec<Value> {
@@ -83,6 +83,45 @@ pub fn replay(env: &Env, host: &str, payloads: Vec<Value>) -> Printed {
         printed.push(&payload, out);
     }
     printed
+}
+
+/// Runs `ocmem hook <host>` on each of `stdins`, all bad input: each must exit 0 and print
+/// nothing on stdout. Returns each input with what it printed on stderr.
+pub fn feed_bad_input<const N: usize>(
+    env: &Env,
+    host: &str,
+    stdins: [String; N],
+) -> [(String, String); N] {
+    stdins.map(|stdin| {
+        let out = env.run(&["hook", host], stdin.clone());
+        assert_eq!(out.status.code(), Some(0), "{stdin}");
+        assert_eq!(stdout(&out), "", "{stdin}");
+        let err = stderr(&out);
+        (stdin, err)
+    })
+}
+
+/// The warnings log, which must be all there is in the data dir.
+pub fn only_the_warnings_log(env: &Env) -> String {
+    assert_eq!(env.data_files(), ["ocmem.log"]);
+    std::fs::read_to_string(env.data.join("ocmem.log")).unwrap()
+}
+
+/// Fails unless the warnings log `log` holds `count` lines, each a warning about bad input
+/// under `host`'s name.
+pub fn assert_bad_input_logged(log: &str, host: &str, count: usize) {
+    let logged: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(logged.len(), count);
+    for line in &logged {
+        assert_eq!(line["host"], host);
+        assert!(
+            line["text"].as_str().unwrap().starts_with("bad input"),
+            "{line}"
+        );
+    }
 }
 
 /// Fails unless the context a resumed session of the recorded demo starts with holds the rule

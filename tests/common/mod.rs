@@ -78,6 +78,20 @@ impl Env {
             .unwrap()
     }
 
+    /// `ocmem gc --sweep --json` at `now` with `OCMEM_TTL_DAYS` set to `ttl_days`, which must
+    /// succeed with a quiet stderr; its report.
+    pub fn sweep_with_ttl(&self, now: &str, ttl_days: &str) -> Value {
+        let out = self
+            .ocmem()
+            .env("OCMEM_NOW", now)
+            .env("OCMEM_TTL_DAYS", ttl_days)
+            .args(["gc", "--sweep", "--json"])
+            .output()
+            .unwrap();
+        assert_success(&out);
+        serde_json::from_str(&stdout(&out)).unwrap()
+    }
+
     /// Runs `tool-after` and insists on success with a quiet stderr.
     pub fn tool_after(&self, event: &Value) -> Output {
         let out = self.run(&["tool-after"], event.to_string());
@@ -181,6 +195,22 @@ pub fn active_texts(memory: &Value) -> Vec<String> {
         .iter()
         .filter(|e| e["status"] == "active")
         .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Each of a session's active files (`activeFiles`): its path, action and count.
+pub fn active_files(files: &Value) -> Vec<(&str, &str, u64)> {
+    files
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap(),
+                f["action"].as_str().unwrap(),
+                f["count"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
