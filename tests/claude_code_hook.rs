@@ -120,12 +120,7 @@ fn the_recorded_session_through_the_hook() {
     assert!(compact.contains("Memory candidates:"));
     // The compaction's candidate is filed; the session's state stays after SessionEnd.
     let memory = env.memory_json(DEMO_DIR);
-    let texts: Vec<&str> = memory["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap())
-        .collect();
+    let texts: Vec<&str> = field_strs(&memory["entries"], "text");
     assert!(texts.contains(&"Use npm scripts for typecheck because the CI calls them directly"));
     let session = env.session_json(DEMO_DIR, CLAUDE_SESSION);
     assert_eq!(session["openErrors"].as_array().unwrap().len(), 1);

@@ -55,20 +55,10 @@ fn the_recorded_session_through_the_hook() {
     // Nothing changed since the resumed start: the prompt adds nothing.
     assert_eq!(output_of("BeforeAgent")[1], "");
     let session = env.session_json(DEMO_DIR, GEMINI_SESSION);
-    let categories: Vec<&str> = session["openErrors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["category"].as_str().unwrap())
-        .collect();
+    let categories: Vec<&str> = field_strs(&session["openErrors"], "category");
     assert!(categories.contains(&"test"), "{session}");
     assert!(!categories.contains(&"typecheck"), "{session}");
-    let files: Vec<&str> = session["activeFiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
+    let files: Vec<&str> = field_strs(&session["activeFiles"], "path");
     for file in ["/home/dev/demo/src/index.ts", "/home/dev/demo/src/util.ts"] {
         assert!(files.contains(&file), "{file} in {files:?}");
     }

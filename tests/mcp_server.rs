@@ -48,14 +48,9 @@ struct Workspace {
 impl Workspace {
     fn new() -> Workspace {
         let env = Env::new();
-        let repo = env.tmp.path().join("demo");
-        fs::create_dir_all(repo.join(".git")).unwrap();
-        fs::create_dir_all(repo.join("src")).unwrap();
+        let repo = env.folder("demo", &[".git", "src"]);
         fs::create_dir_all(env.tmp.path().join("home")).unwrap();
-        let repo = fs::canonicalize(repo)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let repo = repo.to_string_lossy().into_owned();
         Workspace { env, repo }
     }
 

@@ -21,10 +21,7 @@ struct Repo {
 impl Repo {
     fn new() -> Repo {
         let env = Env::new();
-        let root = env.tmp.path().join("demo");
-        fs::create_dir_all(root.join(".git")).unwrap();
-        fs::create_dir_all(root.join("src/lib")).unwrap();
-        let root = fs::canonicalize(root).unwrap();
+        let root = env.folder("demo", &[".git", "src/lib"]);
         Repo { env, root }
     }
 
@@ -942,9 +939,7 @@ fn memory_off_silences_every_hook_for_that_workspace_only() {
     assert!(!out.status.success());
 
     // Another workspace is unaffected.
-    let other = repo.env.tmp.path().join("other");
-    fs::create_dir_all(&other).unwrap();
-    let other = fs::canonicalize(other).unwrap();
+    let other = repo.env.folder("other", &[]);
     let printed = repo.env.run(&["render"], json!({"directory": other, "sessionID": "s", "prompt": "remember this: always run the linters first"}).to_string());
     assert!(
         stdout(&printed).contains("always run the linters first"),

@@ -22,9 +22,7 @@ struct Workspace {
 impl Workspace {
     fn new() -> Workspace {
         let env = Env::new();
-        let root = env.tmp.path().join("demo");
-        fs::create_dir_all(root.join("src")).unwrap();
-        let root = fs::canonicalize(root).unwrap();
+        let root = env.folder("demo", &["src"]);
         Workspace { env, root }
     }
 

@@ -23,14 +23,7 @@ fn entry<'a>(entries: &'a [Value], text: &str) -> &'a Value {
 }
 
 fn render(env: &Env, session: &str, message: &str, prompt: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": DEMO_DIR, "sessionID": session, "messageID": message,
-               "prompt": prompt})
-        .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(DEMO_DIR, session, message, prompt)
 }
 
 fn claude(env: &Env, session: &str, name: &str, extra: Value) -> String {

@@ -33,13 +33,7 @@ fn active_texts(path: &std::path::Path) -> Vec<String> {
 }
 
 fn say(env: &Env, dir: &str, session: &str, message_id: &str, prompt: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": dir, "sessionID": session, "prompt": prompt, "messageID": message_id})
-            .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(dir, session, message_id, prompt)
 }
 
 #[test]

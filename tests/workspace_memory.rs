@@ -31,13 +31,7 @@ fn active_texts(env: &Env) -> Vec<String> {
 }
 
 fn render_with(env: &Env, session: &str, prompt: &str, message: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": DIR, "sessionID": session, "prompt": prompt, "messageID": message})
-            .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(DIR, session, message, prompt)
 }
 
 fn render_json(env: &Env, session: &str) -> Value {

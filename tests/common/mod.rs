@@ -34,6 +34,17 @@ impl Env {
         Env { tmp, data }
     }
 
+    /// The directory `name` in the temp dir, with the directories `dirs` (relative to it) made,
+    /// by its canonical path.
+    pub fn folder(&self, name: &str, dirs: &[&str]) -> PathBuf {
+        let folder = self.tmp.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for dir in dirs {
+            std::fs::create_dir_all(folder.join(dir)).unwrap();
+        }
+        std::fs::canonicalize(folder).unwrap()
+    }
+
     /// `ocmem` with this env's data dir and clock, and no outside configuration.
     pub fn ocmem(&self) -> Command {
         let mut cmd = self.ocmem_without_data_dir();
@@ -90,6 +101,24 @@ impl Env {
             .unwrap();
         assert_success(&out);
         serde_json::from_str(&stdout(&out)).unwrap()
+    }
+
+    /// `ocmem render` of a user's `prompt` (message `message`) in session `session` of the
+    /// workspace at `directory`, which must succeed with a quiet stderr; what it printed.
+    pub fn render_prompt(
+        &self,
+        directory: &str,
+        session: &str,
+        message: &str,
+        prompt: &str,
+    ) -> String {
+        let out = self.run(
+            &["render"],
+            json!({"directory": directory, "sessionID": session, "prompt": prompt, "messageID": message})
+                .to_string(),
+        );
+        assert_success(&out);
+        stdout(&out)
     }
 
     /// Runs `tool-after` and insists on success with a quiet stderr.
@@ -185,6 +214,16 @@ pub fn spawn_tool_after(data: &Path, event: &Value) -> std::process::Child {
     let mut stdin = child.stdin.take().unwrap();
     std::io::Write::write_all(&mut stdin, event.to_string().as_bytes()).unwrap();
     child
+}
+
+/// The string `field` of each object of `array`.
+pub fn field_strs<'a>(array: &'a Value, field: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
 }
 
 /// The texts of a memory store's active entries.
