@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
-use super::workdir::Recorded;
 
 /// Input tokens reported for an ordinary answer: far below any compaction limit.
 pub const SMALL_USAGE: u64 = 1_200;
@@ -21,20 +20,17 @@ pub const SMALL_USAGE: u64 = 1_200;
 /// the one `ocmem init codex --compact-prompt` sets asks for this block.
 const COMPACTION_PROMPTS: [&str; 2] = ["CONTEXT CHECKPOINT COMPACTION", "Memory candidates:"];
 
-/// One request the server received, and a one-line description of its answer.
+/// The OpenAI Responses API.
 #[derive(Clone, Debug)]
-pub struct Exchange {
-    pub method: String,
-    pub path: String,
-    /// The JSON body (`Null` when there was none or it did not parse).
-    pub body: Value,
-    pub reply: String,
-}
+pub struct Responses;
+
+/// One request the server received, and a one-line description of its answer.
+pub type Exchange = http::Exchange<Responses>;
 
 impl Exchange {
     /// Whether this asks for a model answer.
     pub fn is_response(&self) -> bool {
-        self.method == "POST" && self.path.split('?').next() == Some("/v1/responses")
+        self.method == "POST" && self.route() == "/v1/responses"
     }
 
     fn input(&self) -> &[Value] {
@@ -93,24 +89,6 @@ impl Exchange {
         COMPACTION_PROMPTS
             .iter()
             .any(|prompt| last.contains(prompt))
-    }
-}
-
-impl Recorded for Exchange {
-    fn dump(&self) -> Value {
-        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
-    }
-
-    fn summary(&self) -> String {
-        format!("{} {} -> {}", self.method, self.path, self.reply)
-    }
-
-    fn request_line(&self) -> String {
-        format!("{} {}", self.method, self.path)
-    }
-
-    fn unserved(&self) -> bool {
-        self.reply == "404"
     }
 }
 
@@ -198,14 +176,8 @@ fn answer(
     script: &Script,
     log: &Mutex<Vec<Exchange>>,
 ) -> std::io::Result<()> {
-    let Request { method, path, body } = request;
-    let mut exchange = Exchange {
-        method,
-        path,
-        body,
-        reply: String::new(),
-    };
-    let route = exchange.path.split('?').next().unwrap_or("").to_string();
+    let mut exchange = Exchange::new(request);
+    let route = exchange.route().to_string();
     if exchange.is_response() {
         let reply = script(&exchange);
         exchange.reply = reply.describe();
