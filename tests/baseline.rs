@@ -24,13 +24,11 @@ fn key(root: &str) -> String {
 }
 
 fn workspace_dir(env: &Env, root: &str) -> PathBuf {
-    env.data.join("workspaces").join(key(root))
+    env.workspace_dir(root)
 }
 
 fn session_path(env: &Env, root: &str, session: &str) -> PathBuf {
-    workspace_dir(env, root)
-        .join("sessions")
-        .join(format!("{}.json", &sha256_hex(session)[..32]))
+    env.session_file(root, session)
 }
 
 fn write(path: &Path, text: &str) {
@@ -439,12 +437,7 @@ fn a_mixed_data_dir_is_reported_in_full() {
     assert_eq!(report["schema"], 1);
     assert_eq!(report["dataDir"], env.data.to_str().unwrap());
     assert_eq!(report["now"], "2026-11-21T16:00:00.000Z");
-    let keys: Vec<&str> = report["workspaces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["key"].as_str().unwrap())
-        .collect();
+    let keys: Vec<&str> = field_strs(&report["workspaces"], "key");
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted, "workspaces come sorted by key");
@@ -734,11 +727,8 @@ fn an_empty_data_dir_has_nothing_to_audit() {
 #[test]
 fn a_workspace_subdirectory_selects_its_repository() {
     let env = Env::new();
-    let repo = env.tmp.path().join("repo");
-    fs::create_dir_all(repo.join(".git")).unwrap();
-    fs::create_dir_all(repo.join("src/deep")).unwrap();
-    let root = fs::canonicalize(&repo).unwrap();
-    let root = root.to_str().unwrap();
+    let repo = env.folder("repo", &[".git", "src/deep"]);
+    let root = repo.to_str().unwrap();
     let out = env.run(
         &["render"],
         json!({"directory": root, "sessionID": "s1", "messageID": "m1",
@@ -747,7 +737,7 @@ fn a_workspace_subdirectory_selects_its_repository() {
     );
     assert_success(&out);
     seed_healthy(&env);
-    let sub = repo.join("src/deep");
+    let sub = env.tmp.path().join("repo/src/deep");
     let report = json_report(&env, &["--workspace", sub.to_str().unwrap()]);
     assert_eq!(report["workspaces"].as_array().unwrap().len(), 1);
     assert_eq!(report["workspaces"][0]["key"], key(root));

@@ -4,6 +4,9 @@
 //! how). The rules were written from the `rules` split; the `holdout` split measures them on
 //! lines they were not written from.
 
+mod common;
+
+use common::corpus;
 use ocmem::domain::capture::candidates::{gate, parse_candidates};
 use serde::Deserialize;
 
@@ -43,15 +46,8 @@ impl Case {
     }
 }
 
-fn cases(language: &str, corpus: &str) -> Vec<Case> {
-    corpus
-        .lines()
-        .enumerate()
-        .map(|(at, line)| {
-            serde_json::from_str(line)
-                .unwrap_or_else(|e| panic!("{language}.jsonl line {}: {e}", at + 1))
-        })
-        .collect()
+fn cases(language: &str, text: &str) -> Vec<Case> {
+    corpus::parse_jsonl(&format!("{language}.jsonl"), text)
 }
 
 /// The gate's verdict on the case's line under a `Memory candidates:` label: Ok, or the
@@ -83,8 +79,8 @@ fn describe(case: &Case, got: &Result<(), String>) -> String {
 #[test]
 fn the_corpus_is_well_formed() {
     let mut ids = std::collections::HashSet::new();
-    for (language, corpus) in LANGUAGES {
-        let cases = cases(language, corpus);
+    for (language, text) in LANGUAGES {
+        let cases = cases(language, text);
         for case in &cases {
             assert!(ids.insert(case.id.clone()), "duplicate id {}", case.id);
             assert!(
@@ -116,60 +112,53 @@ fn the_corpus_is_well_formed() {
 
 #[test]
 fn every_case_the_rules_were_written_from_gets_its_verdict() {
-    let mut failures = Vec::new();
-    for (language, corpus) in LANGUAGES {
-        for case in cases(language, corpus)
-            .iter()
-            .filter(|c| c.split == "rules")
-        {
-            let got = verdict(case);
-            if got.is_ok() != case.keep() {
-                failures.push(describe(case, &got));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    let cases = LANGUAGES
+        .iter()
+        .flat_map(|(language, text)| cases(language, text))
+        .filter(|c| c.split == "rules");
+    corpus::assert_every_case(cases, |case| {
+        let got = verdict(case);
+        (got.is_ok() != case.keep()).then(|| describe(case, &got))
+    });
 }
 
-/// Rates on one split, per language and overall: (kept, durable, rejected, junk) and the misses.
-fn measure(split: &str) -> ((usize, usize, usize, usize), Vec<String>) {
-    let (mut kept, mut durable, mut rejected, mut junk) = (0, 0, 0, 0);
-    let mut misses = Vec::new();
-    for (language, corpus) in LANGUAGES {
-        let (mut language_kept, mut language_durable) = (0, 0);
-        let (mut language_rejected, mut language_junk) = (0, 0);
-        for case in cases(language, corpus).iter().filter(|c| c.split == split) {
-            let got = verdict(case);
-            if case.keep() {
-                language_durable += 1;
-                language_kept += usize::from(got.is_ok());
-            } else {
-                language_junk += 1;
-                language_rejected += usize::from(got.is_err());
-            }
-            if got.is_ok() != case.keep() {
-                misses.push(describe(case, &got));
-            }
+/// Scores one split per language and overall, into the counts kept (of the durable facts),
+/// durable, rejected (of the junk) and junk, and prints them.
+fn measure(split: &str) -> corpus::Scores {
+    let groups = LANGUAGES.map(|(language, text)| {
+        let mut cases = cases(language, text);
+        cases.retain(|c| c.split == split);
+        (language, cases)
+    });
+    let counts = ["kept", "durable", "rejected", "junk"];
+    let scores = corpus::score(&counts, groups, |case, tally, misses| {
+        let got = verdict(case);
+        if case.keep() {
+            tally.add("durable", 1);
+            tally.add_if("kept", got.is_ok());
+        } else {
+            tally.add("junk", 1);
+            tally.add_if("rejected", got.is_err());
         }
-        println!(
-            "{language}: {language_kept}/{language_durable} durable facts kept, \
-             {language_rejected}/{language_junk} junk rejected"
-        );
-        (kept, durable) = (kept + language_kept, durable + language_durable);
-        (rejected, junk) = (rejected + language_rejected, junk + language_junk);
-    }
-    println!("all {split}: {kept}/{durable} kept, {rejected}/{junk} rejected");
-    println!("misses:\n{}", misses.join("\n"));
-    ((kept, durable, rejected, junk), misses)
+        if got.is_ok() != case.keep() {
+            misses.push(describe(case, &got));
+        }
+    });
+    eprintln!("{split}:");
+    scores.print();
+    scores
 }
 
 fn rate(part: usize, whole: usize) -> f64 {
     part as f64 / whole as f64
 }
 
-#[test]
-fn held_out_cases_meet_the_targets() {
-    let ((kept, durable, rejected, junk), misses) = measure("holdout");
+/// Asserts the split's rates meet the targets.
+fn assert_targets_met(scores: &corpus::Scores) {
+    let total = &scores.total;
+    let (kept, durable) = (total["kept"], total["durable"]);
+    let (rejected, junk) = (total["rejected"], total["junk"]);
+    let misses = scores.misses();
     assert!(
         rate(kept, durable) >= HELD_OUT_TARGET,
         "{kept}/{durable} durable facts kept:\n{}",
@@ -182,20 +171,17 @@ fn held_out_cases_meet_the_targets() {
     );
 }
 
+#[test]
+fn held_out_cases_meet_the_targets() {
+    assert_targets_met(&measure("holdout"));
+}
+
 /// The newest batch, written without sight of the rules and not used to change them: its
 /// rates are printed (`--nocapture`) as the honest measure, and they must meet the targets.
 #[test]
 fn blind_cases_meet_the_targets() {
-    let ((kept, durable, rejected, junk), misses) = measure("blind");
+    let scores = measure("blind");
+    let (durable, junk) = (scores.total["durable"], scores.total["junk"]);
     assert!(durable > 0 && junk > 0, "no blind cases");
-    assert!(
-        rate(kept, durable) >= HELD_OUT_TARGET,
-        "{kept}/{durable} durable facts kept:\n{}",
-        misses.join("\n")
-    );
-    assert!(
-        rate(rejected, junk) >= HELD_OUT_TARGET,
-        "{rejected}/{junk} junk rejected:\n{}",
-        misses.join("\n")
-    );
+    assert_targets_met(&scores);
 }

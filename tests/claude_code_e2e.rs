@@ -21,89 +21,20 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
-#[path = "e2e/anthropic_model.rs"]
-mod anthropic_model;
-#[path = "e2e/claude_code.rs"]
-#[allow(dead_code)] // shared with the payload recording, which uses other parts
-mod claude_code;
-#[path = "e2e/demo.rs"]
-mod demo;
-#[path = "e2e/http.rs"]
-mod http;
-/// OpenCode's scripted model, the plugin API it would install, and the registry tripwire: the
-/// harness of `tests/opencode_e2e.rs`.
-#[path = "e2e/model.rs"]
-#[allow(dead_code)]
-mod model;
-#[path = "e2e/opencode.rs"]
-mod opencode;
-#[path = "e2e/opencode_beside.rs"]
-mod opencode_beside;
-#[path = "e2e/plugin_deps.rs"]
-mod plugin_deps;
-#[path = "e2e/process.rs"]
-mod process;
-#[path = "e2e/stores.rs"]
-mod stores;
-#[path = "e2e/workdir.rs"]
-mod workdir;
+mod e2e;
 
-use anthropic_model::{Exchange, Reply};
-use claude_code::claude;
-use demo::{write, TEST_FAILURE};
-use process::{run, Finished};
-use stores::{section, OCMEM_HEADERS};
-use workdir::{KeepOnFailure, Layout};
-
-/// The user's first message: a task, and a rule to remember.
-const FIRST_PROMPT: &str =
-    "please fix the typecheck. remember this: always run npm run typecheck before committing";
-/// The user's next message in the same session (`--resume`).
-const CONTINUE_PROMPT: &str = "go on and fix the type error";
-/// The user's message in a later session, in Claude Code and in OpenCode.
-const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
-/// The user's message in the session whose hooks name a missing binary.
-const MISSING_PROMPT: &str = "are you still there?";
-const MISSING_ANSWER: &str = "Still here, hooks or not.";
-/// What the first message asks to remember.
-const REMEMBERED: &str = "always run npm run typecheck before committing";
-
-/// The demo repository's commit subjects: `git log` prints them, and they say "errors".
-const COMMIT_SUBJECTS: [&str; 2] = [
-    "fix: silence memory load errors in the loader",
-    "feat: report parse errors with their line",
-];
-
-/// The compaction candidates the scripted summary proposes: two that belong in workspace memory,
-/// and junk: progress narration, a commit hash, a test count.
-const GOOD_CANDIDATES: [&str; 2] = [
-    "Use npm scripts for typecheck because the CI calls them directly",
-    "This repo is a TypeScript demo whose typecheck runs through check.js",
-];
-const BAD_CANDIDATES: [&str; 3] = [
-    "Fixed the argument type in src/index.ts so the typecheck passes",
-    "The fix landed as commit 4c3d2e1 on the main branch",
-    "41 tests pass and the adder test fails on main",
-];
-/// Marks the scripted compaction summary, and so a request made after it.
-const SUMMARY_MARK: &str = "Current Work: the typecheck of the demo passes";
-/// What ocmem's PreCompact hook asks the summariser for.
-const CANDIDATES_HEADER: &str = "Memory candidates:";
-
-/// Input tokens reported with the last tool call before the compaction: close to the default
-/// model's context window (1 000 000 tokens), so Claude Code compacts before its next request.
-const FULL_CONTEXT: u64 = 990_000;
-
-/// Every process and the whole test stay within these, at least three times what they took on a
-/// busy two-core machine.
-const TEST_BUDGET: Duration = Duration::from_secs(540);
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
-const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
+use e2e::anthropic_model::{self, Exchange, Reply};
+use e2e::claude_code::{self, claude_p};
+use e2e::demo::{self, TEST_FAILURE};
+use e2e::opencode_beside;
+use e2e::process::{self, run, Finished};
+use e2e::scenario::*;
+use e2e::stores;
+use e2e::workdir::Layout;
 
 // ---------------------------------------------------------------------------------------------
 // The scripted model
@@ -155,23 +86,13 @@ fn summary() -> String {
     text.push_str(&format!("2. {SUMMARY_MARK}; `npm test` still fails.\n\n"));
     text.push_str(CANDIDATES_HEADER);
     text.push('\n');
-    let lines = [
-        ("decision", GOOD_CANDIDATES[0]),
-        ("project", GOOD_CANDIDATES[1]),
-        ("project", BAD_CANDIDATES[0]),
-        ("project", BAD_CANDIDATES[1]),
-        ("project", BAD_CANDIDATES[2]),
-    ];
-    for (kind, candidate) in lines {
-        text.push_str(&format!("- [{kind}] {candidate}\n"));
-    }
+    text.push_str(&candidate_lines());
     text.push_str("</summary>");
     text
 }
 
-/// One step of a turn: the call at `done` tool results into it, or `finish` when all are done.
-/// Tool use ids are unique in a session (`turn` tells the turns apart): ocmem applies each call
-/// once, by its id.
+/// One step of a turn. Tool use ids are unique in a session (`turn` tells the turns apart):
+/// ocmem applies each call once, by its id.
 fn step(
     turn: &str,
     calls: Vec<(&'static str, Value)>,
@@ -179,19 +100,8 @@ fn step(
     finish: &str,
     full_at_end: bool,
 ) -> Reply {
-    let count = calls.len();
-    match calls.into_iter().nth(done) {
-        Some((name, input)) => {
-            let mut reply = Reply::tool(&format!("toolu_{turn}_{done:02}"), name, input);
-            if full_at_end && done + 1 == count {
-                if let Reply::Tool { input_tokens, .. } = &mut reply {
-                    *input_tokens = FULL_CONTEXT;
-                }
-            }
-            reply
-        }
-        None => Reply::text(finish),
-    }
+    let id = format!("toolu_{turn}_{done:02}");
+    claude_code::step(calls, done, &id, finish, full_at_end)
 }
 
 fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
@@ -236,27 +146,13 @@ fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
 /// a file named `fixed` exists and whose `npm test` always fails, two commits whose subjects say
 /// "errors".
 fn make_demo_repo(layout: &Layout, deadline: Instant) {
-    demo::write_typescript_project(&layout.demo);
-    write(
-        &layout.demo,
-        ".gitignore",
-        "fixed\n.claude/\n.opencode/\nopencode.json\n",
-    );
-    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
+    let ignored = "fixed\n.claude/\n.opencode/\nopencode.json\n";
+    demo::typescript_repo(layout, ignored, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
 }
 
-/// `ocmem <args>` in the demo repository, with the test's HOME and data directory.
+/// `ocmem <args>` in the demo repository, with the test's HOME, XDG and data directories.
 fn ocmem(layout: &Layout, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ocmem"));
-    cmd.args(args)
-        .current_dir(&layout.demo)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &layout.home)
-        .env("XDG_CONFIG_HOME", &layout.xdg_config)
-        .env("XDG_DATA_HOME", &layout.xdg_data)
-        .env("OCMEM_DATA_DIR", &layout.data);
-    cmd
+    ocmem_with_xdg(layout, args)
 }
 
 /// The project settings `ocmem init claude-code` writes.
@@ -297,24 +193,19 @@ struct Claude<'a> {
 
 impl Claude<'_> {
     fn run(&self, name: &str, prompt: &str, resume: Option<&str>) -> ClaudeRun {
-        let permissions = self.permissions.to_string_lossy().into_owned();
-        let mut args = vec![
-            "-p",
-            prompt,
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--debug",
-            "--tools",
-            claude_code::TOOLS,
-            "--settings",
-            &permissions,
-        ];
+        let mut more = vec!["--debug"];
         if let Some(session) = resume {
-            args.extend(["--resume", session]);
+            more.extend(["--resume", session]);
         }
         let out = run(
-            &mut claude(self.layout, &self.bin, &self.base_url, &args),
+            &mut claude_p(
+                self.layout,
+                &self.bin,
+                &self.base_url,
+                prompt,
+                &self.permissions,
+                &more,
+            ),
             name,
             &self.layout.logs,
             RUN_TIMEOUT,
@@ -400,24 +291,7 @@ fn workspace_dir(layout: &Layout) -> PathBuf {
 }
 
 fn session_store(layout: &Layout, session: &str) -> Value {
-    let path = stores::session_file(&workspace_dir(layout), session);
-    let text = fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "no session store {} for session {session} ({e})",
-            path.display()
-        )
-    });
-    serde_json::from_str(&text).unwrap()
-}
-
-/// The texts of a session store's open errors (each error as JSON text, whatever its fields).
-fn open_errors(store: &Value) -> Vec<String> {
-    store["openErrors"]
-        .as_array()
-        .unwrap_or_else(|| panic!("the session store has no openErrors list: {store}"))
-        .iter()
-        .map(Value::to_string)
-        .collect()
+    stores::session_store(&workspace_dir(layout), session)
 }
 
 fn memory_entries(layout: &Layout) -> Vec<Value> {
@@ -433,51 +307,13 @@ fn ocmem_blocks(request: &Exchange) -> Vec<String> {
     texts
         .iter()
         .flat_map(|text| text.split("<system-reminder>"))
-        .filter_map(|text| {
-            OCMEM_HEADERS
-                .iter()
-                .filter_map(|header| text.find(header))
-                .min()
-                .map(|start| text[start..].to_string())
-        })
+        .filter_map(|text| from_ocmem_header(text).map(str::to_string))
         .collect()
 }
 
 /// The latest of `ocmem_blocks`, or an empty string.
 fn latest_ocmem_block(request: &Exchange) -> String {
     ocmem_blocks(request).pop().unwrap_or_default()
-}
-
-/// The first model request (not a compaction) that carries `prompt` and no text of `unless`.
-fn first_request_with<'a>(
-    exchanges: &'a [Exchange],
-    prompt: &str,
-    unless: &[&str],
-) -> &'a Exchange {
-    exchanges
-        .iter()
-        .find(|e| {
-            e.has_user_text(prompt)
-                && !anthropic_model::is_compaction(e)
-                && unless.iter().all(|u| !e.has_user_text(u))
-        })
-        .unwrap_or_else(|| panic!("no model request carries {prompt:?}"))
-}
-
-// ---------------------------------------------------------------------------------------------
-// OpenCode, on the same repository
-// ---------------------------------------------------------------------------------------------
-
-/// OpenCode, in the same repository with the same data directory: the system prompt of its
-/// model request for `SECOND_PROMPT`.
-fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
-    opencode_beside::system_prompt(
-        layout,
-        &mut ocmem(layout, &["init", "opencode", "--project"]),
-        SECOND_PROMPT,
-        [INSTALL_TIMEOUT, RUN_TIMEOUT, SHORT_TIMEOUT],
-        deadline,
-    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -488,18 +324,9 @@ fn opencode_system_prompt(layout: &Layout, deadline: Instant) -> String {
 fn ocmem_gives_claude_code_a_working_memory() {
     let started = Instant::now();
     let deadline = started + TEST_BUDGET;
-    let dir = tempfile::Builder::new()
-        .prefix("ocmem-cc-e2e-")
-        .tempdir()
-        .unwrap();
-    let layout = Layout::new(dir.path());
+    let (dir, layout) = Layout::temp("ocmem-cc-e2e-");
     let server = anthropic_model::Server::start(Arc::new(script(&layout.demo)));
-    let _keep = KeepOnFailure::new(
-        dir,
-        &layout,
-        ("Claude Code's directory", claude_code::claude_dir(&layout)),
-        server.log(),
-    );
+    let _keep = claude_code::keep_on_failure(dir, &layout, &server);
 
     let bin = claude_code::install(&layout, INSTALL_TIMEOUT, deadline);
     make_demo_repo(&layout, deadline);
@@ -524,13 +351,11 @@ fn ocmem_gives_claude_code_a_working_memory() {
         "the project settings do not name the binary by its absolute path:\n{settings_text}"
     );
 
-    let permissions = layout.root.join("permissions.json");
-    fs::write(&permissions, claude_code::settings(None).to_string()).unwrap();
     let claude_code = Claude {
         layout: &layout,
         bin,
         base_url: server.base_url.clone(),
-        permissions,
+        permissions: claude_code::write_permissions(&layout),
         deadline,
     };
 
@@ -538,20 +363,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     let turn_a = claude_code.run("claude-session-1a", FIRST_PROMPT, None);
     let session = turn_a.session.clone();
     let store = session_store(&layout, &session);
-    let errors = open_errors(&store);
-    assert!(
-        errors.len() == 2
-            && errors.iter().any(|e| e.contains("TS2345"))
-            && errors.iter().any(|e| e.contains(TEST_FAILURE)),
-        "after the first turn, the typecheck's and the test's errors should be open, and only \
-         they (git log adds nothing): {errors:#?}"
-    );
-    for subject in COMMIT_SUBJECTS {
-        assert!(
-            !store.to_string().contains(subject),
-            "the commit subject {subject:?} reached the session store: {store}"
-        );
-    }
+    assert_first_turn_errors(&store, &stores::open_errors(&store));
 
     // Session 1, second turn: its first request carries ocmem's hot state, with both errors and
     // the rule to remember; then the edit, the passing typecheck, and the compaction.
@@ -559,24 +371,8 @@ fn ocmem_gives_claude_code_a_working_memory() {
     assert_eq!(turn_b.session, session, "--resume started another session");
     let exchanges = server.messages();
     let request = first_request_with(&exchanges, CONTINUE_PROMPT, &[SUMMARY_MARK]);
-    let context = latest_ocmem_block(request);
-    let listed = section(&context, "open_errors:");
-    assert!(
-        listed.iter().any(|e| e.contains("TS2345"))
-            && listed.iter().any(|e| e.contains(TEST_FAILURE)),
-        "the request after the failing typecheck should carry both open errors:\n{context}"
-    );
     let all = ocmem_blocks(request).join("\n");
-    assert!(
-        all.contains(REMEMBERED),
-        "the requests of session 1 should carry the rule to remember:\n{all}"
-    );
-    for subject in COMMIT_SUBJECTS {
-        assert!(
-            !all.contains(subject),
-            "the commit subject {subject:?} reached ocmem's context:\n{context}"
-        );
-    }
+    assert_both_errors_and_the_rule(&latest_ocmem_block(request), &all);
 
     // The compaction: one summariser request, carrying ocmem's PreCompact instructions.
     let compactions: Vec<&Exchange> = exchanges
@@ -602,11 +398,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     );
 
     // The session store: the passing typecheck cleared its error, the test's stays.
-    let errors = open_errors(&session_store(&layout, &session));
-    assert!(
-        errors.len() == 1 && errors[0].contains(TEST_FAILURE),
-        "after the passing typecheck only the test's error should be open: {errors:#?}"
-    );
+    assert_only_the_test_failure_open(&stores::open_errors(&session_store(&layout, &session)));
 
     // Workspace memory: the explicit rule and the good candidates; none of the junk.
     stores::assert_workspace_memory(
@@ -621,16 +413,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
     assert_ne!(second.session, session);
     let exchanges = server.messages();
     let context = ocmem_blocks(first_request_with(&exchanges, SECOND_PROMPT, &[])).join("\n");
-    for remembered in [REMEMBERED, GOOD_CANDIDATES[0], GOOD_CANDIDATES[1]] {
-        assert!(
-            context.contains(remembered),
-            "the second session's first request lacks {remembered:?}:\n{context}"
-        );
-    }
-    assert!(
-        !context.contains("TS2345") && !context.contains(TEST_FAILURE),
-        "the first session's errors leaked into the second:\n{context}"
-    );
+    assert_new_session_context(&context);
 
     // Claude Code reported no hook failure, and ocmem's hooks did run, for every event it
     // registered that these sessions reach.
@@ -657,29 +440,15 @@ fn ocmem_gives_claude_code_a_working_memory() {
 
     // ocmem never fails a hook (it exits 0 whatever happens) but logs every warning it prints:
     // the log must have none.
-    let warnings = fs::read_to_string(layout.data.join("ocmem.log")).unwrap_or_default();
-    assert!(
-        warnings.trim().is_empty(),
-        "ocmem logged warnings during the Claude Code sessions:\n{warnings}"
-    );
+    assert_no_ocmem_warnings(&layout);
 
     // OpenCode, in the same repository with the same data directory, sees the same memory.
-    let system = opencode_system_prompt(&layout, deadline);
-    for remembered in [REMEMBERED, GOOD_CANDIDATES[0]] {
-        assert!(
-            system.contains(remembered),
-            "OpenCode's system prompt lacks {remembered:?}:\n{system}"
-        );
-    }
+    let init = &mut ocmem(&layout, &["init", "opencode", "--project"]);
+    opencode_beside::assert_sees_memory(&layout, init, deadline);
 
     // With the binary gone, Claude Code still completes a session and prints its answer.
     let missing = layout.root.join("missing/ocmem");
-    let settings_text = fs::read_to_string(project_settings(&layout)).unwrap();
-    fs::write(
-        project_settings(&layout),
-        settings_text.replace(env!("CARGO_BIN_EXE_ocmem"), &missing.to_string_lossy()),
-    )
-    .unwrap();
+    name_missing_binary(&project_settings(&layout), &missing);
     let orphaned = claude_code.run("claude-binary-missing", MISSING_PROMPT, None);
     let result = claude_code::result_event(&orphaned.out.stdout);
     assert_eq!(
@@ -695,18 +464,7 @@ fn ocmem_gives_claude_code_a_working_memory() {
 
     // Claude Code asked the scripted API for nothing it does not serve (with nonessential
     // traffic off it sends only `POST /v1/messages`; a `count_tokens` would be answered).
-    let unserved: Vec<String> = server
-        .exchanges()
-        .iter()
-        .filter(|e| e.reply == "404")
-        .map(|e| format!("{} {}", e.method, e.path))
-        .collect();
-    assert!(
-        unserved.is_empty(),
-        "requests the scripted API does not serve: {unserved:?}"
-    );
+    assert_all_served(&server.exchanges());
 
-    let elapsed = started.elapsed();
-    eprintln!("ocmem e2e: passed in {elapsed:.1?}");
-    assert!(elapsed < TEST_BUDGET, "took {elapsed:?}");
+    assert_within(started, TEST_BUDGET, "ocmem e2e");
 }

@@ -3,8 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
+use common::hooks::{self, assert_resumed, claude_code_event, context};
 use common::*;
 use ocmem::domain::session::event::{FileChange, ToolKind};
 use ocmem::domain::session::state::FileAction;
@@ -14,35 +13,12 @@ use serde_json::{json, Value};
 /// The recorded Claude Code session's id.
 const CLAUDE_SESSION: &str = "517b598c-ce7c-4f2f-8c94-44e873fb11f8";
 
-fn recording(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/claude-code-2.1.330")
-        .join(name)
-}
-
 fn payloads(name: &str) -> Vec<Value> {
-    std::fs::read_to_string(recording(name))
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    hooks::recording(&format!("claude-code-2.1.330/{name}"))
 }
 
 fn hook(env: &Env, payload: &Value) -> String {
-    let out = env.run(&["hook", "claude-code"], payload.to_string());
-    assert_success(&out);
-    stdout(&out)
-}
-
-/// The additional context of a hook's JSON output.
-fn context(printed: &str, event: &str) -> String {
-    let value: Value =
-        serde_json::from_str(printed).unwrap_or_else(|e| panic!("not JSON ({e}): {printed}"));
-    assert_eq!(value["hookSpecificOutput"]["hookEventName"], event);
-    value["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    hooks::hook(env, "claude-code", payload)
 }
 
 #[test]
@@ -109,18 +85,8 @@ fn every_recorded_event_decodes_to_what_it_is() {
 #[test]
 fn the_recorded_session_through_the_hook() {
     let env = Env::new();
-    let mut printed = Vec::new();
-    for payload in payloads("session-hooks.jsonl") {
-        let name = payload["hook_event_name"].as_str().unwrap().to_string();
-        printed.push((name, hook(&env, &payload)));
-    }
-    let output_of = |name: &str| -> Vec<&str> {
-        printed
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, out)| out.as_str())
-            .collect()
-    };
+    let printed = hooks::replay(&env, "claude-code", payloads("session-hooks.jsonl"));
+    let output_of = |name: &str| printed.of(name);
     // A new workspace has nothing to show at startup.
     let starts = output_of("SessionStart");
     assert_eq!(starts[0], "");
@@ -141,14 +107,10 @@ fn the_recorded_session_through_the_hook() {
     }
     // The resumed session starts with memory and the hot state: the test failure stays, the
     // typecheck error is cleared, git log's "errors" opened nothing.
-    let resumed = context(starts[1], "SessionStart");
-    assert!(resumed.contains("always run npm run typecheck before committing"));
-    assert!(
-        resumed.contains("[test] not ok 1 - adds numbers"),
-        "{resumed}"
+    assert_resumed(
+        &context(starts[1], "SessionStart"),
+        "[test] not ok 1 - adds numbers",
     );
-    assert!(!resumed.contains("TS2345"), "{resumed}");
-    assert!(!resumed.contains("memory load errors"), "{resumed}");
     // The compaction instructions are plain text, not JSON.
     let compact = output_of("PreCompact")[0];
     assert!(
@@ -157,40 +119,16 @@ fn the_recorded_session_through_the_hook() {
     );
     assert!(compact.contains("Memory candidates:"));
     // The compaction's candidate is filed; the session's state stays after SessionEnd.
-    let memory = workspace_memory(&env);
-    let texts: Vec<&str> = memory["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["text"].as_str().unwrap())
-        .collect();
+    let memory = env.memory_json(DEMO_DIR);
+    let texts: Vec<&str> = field_strs(&memory["entries"], "text");
     assert!(texts.contains(&"Use npm scripts for typecheck because the CI calls them directly"));
     let session = env.session_json(DEMO_DIR, CLAUDE_SESSION);
     assert_eq!(session["openErrors"].as_array().unwrap().len(), 1);
     assert_eq!(session["openErrors"][0]["category"], "test");
 }
 
-fn workspace_memory(env: &Env) -> Value {
-    let path = env
-        .data
-        .join("workspaces")
-        .join(&sha256_hex(DEMO_DIR)[..16])
-        .join("workspace-memory.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 fn claude_event(name: &str, extra: Value) -> Value {
-    let mut event = json!({
-        "session_id": "s-1",
-        "transcript_path": "/home/dev/.claude/projects/-home-dev-demo/s-1.jsonl",
-        "cwd": DEMO_DIR,
-        "hook_event_name": name,
-    });
-    event
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    event
+    claude_code_event("s-1", name, extra)
 }
 
 fn failing_bash(id: &str, command: &str, error: &str) -> Value {
@@ -251,37 +189,22 @@ fn the_hot_state_is_shown_again_only_when_it_changed() {
 #[test]
 fn a_failure_never_blocks_claude_code() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "UserPromptSubmit", "cwd": "relative", "session_id": "s"})
             .to_string(),
         json!({"hook_event_name": "PostToolUse", "cwd": DEMO_DIR}).to_string(),
-    ] {
-        let out = env.run(&["hook", "claude-code"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        let err = stderr(&out);
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "claude-code", stdins) {
         assert!(
             err.starts_with("ocmem: bad input") && err.lines().count() == 1,
             "{stdin}: {err}"
         );
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
-    let logged: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(logged.len(), 4);
-    for line in &logged {
-        assert_eq!(line["host"], "claude-code");
-        assert!(
-            line["text"].as_str().unwrap().starts_with("bad input"),
-            "{line}"
-        );
-    }
+    let log = hooks::only_the_warnings_log(&env);
+    hooks::assert_bad_input_logged(&log, "claude-code", 4);
     // A data directory that cannot be used.
     std::fs::remove_dir_all(&env.data).unwrap();
     std::fs::write(&env.data, "a file").unwrap();
@@ -420,7 +343,7 @@ fn baseline_and_gc_cover_both_hosts_sessions() {
     assert_success(&out);
     assert!(!env.session_file(DEMO_DIR, DEMO_SESSION).exists());
     assert!(!env.session_file(DEMO_DIR, CLAUDE_SESSION).exists());
-    let memory = workspace_memory(&env);
+    let memory = env.memory_json(DEMO_DIR);
     assert!(memory["entries"].as_array().unwrap().len() >= 2);
 }
 

@@ -19,27 +19,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-#[path = "e2e/anthropic_model.rs"]
-#[allow(dead_code)] // shared with the scenario test, which uses more of it
-mod anthropic_model;
-#[path = "e2e/claude_code.rs"]
-#[allow(dead_code)]
-mod claude_code;
-#[path = "e2e/demo.rs"]
-#[allow(dead_code)] // the TypeScript project is the scenario tests'
-mod demo;
-#[path = "e2e/http.rs"]
-mod http;
-#[path = "e2e/process.rs"]
-mod process;
-#[path = "e2e/workdir.rs"]
-mod workdir;
+mod e2e;
 
-use anthropic_model::{Exchange, Reply};
-use claude_code::claude;
-use demo::write;
-use process::run;
-use workdir::{KeepOnFailure, Layout};
+use e2e::anthropic_model::{self, Exchange, Reply};
+use e2e::claude_code::{self, claude_p};
+use e2e::demo::{self, write};
+use e2e::process::run;
+use e2e::scenario::{INSTALL_TIMEOUT, RUN_TIMEOUT, SHORT_TIMEOUT};
+use e2e::workdir::Layout;
 
 const FIXTURE: &str = "tests/fixtures/claude-code-2.1.330/tools.jsonl";
 const REGENERATE: &str = "OCMEM_REGENERATE=1 cargo test --test claude_code_payloads";
@@ -50,14 +37,7 @@ const RESUME_PROMPT: &str = "anything left to do?";
 /// Marks the scripted compaction summary, and so a request made after it.
 const SUMMARY_MARK: &str = "Every tool ocmem reads has been called once.";
 
-/// Input tokens reported with the last tool call: close to the default model's context window
-/// (1 000 000 tokens), so Claude Code compacts before its next request.
-const FULL_CONTEXT: u64 = 990_000;
-
 const TEST_BUDGET: Duration = Duration::from_secs(420);
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
-const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
 const NOTEBOOK: &str = r##"{
  "cells": [
@@ -143,20 +123,10 @@ fn script(demo: &Path) -> impl Fn(&Exchange) -> Reply + Send + Sync + 'static {
         if !request.has_user_text(TOOLS_PROMPT) {
             return Reply::text("Nothing is scripted for this request.");
         }
-        let calls = tool_calls(&demo);
         let done = request.tool_results().len();
-        match calls.into_iter().nth(done) {
-            Some((name, input)) => {
-                let mut reply = Reply::tool(&format!("toolu_{:02}", done + 1), name, input);
-                if done + 1 == tool_calls(&demo).len() {
-                    if let Reply::Tool { input_tokens, .. } = &mut reply {
-                        *input_tokens = FULL_CONTEXT;
-                    }
-                }
-                reply
-            }
-            None => Reply::text("All tools have been called."),
-        }
+        let id = format!("toolu_{:02}", done + 1);
+        let finish = "All tools have been called.";
+        claude_code::step(tool_calls(&demo), done, &id, finish, true)
     }
 }
 
@@ -233,20 +203,10 @@ fn payloads_with(payloads: &[Value], event: &str) -> Vec<Value> {
 
 #[test]
 fn claude_code_tool_payloads_match_the_fixture() {
-    let started = Instant::now();
-    let deadline = started + TEST_BUDGET;
-    let dir = tempfile::Builder::new()
-        .prefix("ocmem-cc-payloads-")
-        .tempdir()
-        .unwrap();
-    let layout = Layout::new(dir.path());
+    let deadline = Instant::now() + TEST_BUDGET;
+    let (dir, layout) = Layout::temp("ocmem-cc-payloads-");
     let server = anthropic_model::Server::start(Arc::new(script(&layout.demo)));
-    let _keep = KeepOnFailure::new(
-        dir,
-        &layout,
-        ("Claude Code's directory", claude_code::claude_dir(&layout)),
-        server.log(),
-    );
+    let _keep = claude_code::keep_on_failure(dir, &layout, &server);
 
     let bin = claude_code::install(&layout, INSTALL_TIMEOUT, deadline);
     let demo = &layout.demo;
@@ -271,21 +231,19 @@ fn claude_code_tool_payloads_match_the_fixture() {
         claude_code::settings(Some(&hook)).to_string(),
     )
     .unwrap();
-    let settings = settings_path.to_string_lossy().into_owned();
-    let common = [
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--tools",
-        claude_code::TOOLS,
-        "--settings",
-        &settings,
-    ];
+    let claude = |prompt: &str, more: &[&str]| {
+        claude_p(
+            &layout,
+            &bin,
+            &server.base_url,
+            prompt,
+            &settings_path,
+            more,
+        )
+    };
 
-    let mut args = vec!["-p", TOOLS_PROMPT];
-    args.extend(common);
     let first = run(
-        &mut claude(&layout, &bin, &server.base_url, &args),
+        &mut claude(TOOLS_PROMPT, &[]),
         "claude-tools",
         &layout.logs,
         RUN_TIMEOUT,
@@ -294,10 +252,8 @@ fn claude_code_tool_payloads_match_the_fixture() {
     first.assert_success("claude -p (the tools)");
     let session = claude_code::session_id(&first.stdout);
 
-    let mut args = vec!["-p", RESUME_PROMPT, "--resume", &session];
-    args.extend(common);
     let resumed = run(
-        &mut claude(&layout, &bin, &server.base_url, &args),
+        &mut claude(RESUME_PROMPT, &["--resume", &session]),
         "claude-resume",
         &layout.logs,
         RUN_TIMEOUT,

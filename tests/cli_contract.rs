@@ -323,11 +323,8 @@ fn render_is_byte_identical_and_empty_when_there_is_nothing() {
 #[test]
 fn workspace_key_matches_the_typescript_plugin_for_a_repository_root() {
     let env = Env::new();
-    let repo = env.tmp.path().join("repo");
-    fs::create_dir_all(repo.join(".git")).unwrap();
-    fs::create_dir_all(repo.join("src/deep")).unwrap();
-    let root = fs::canonicalize(&repo)
-        .unwrap()
+    let root = env
+        .folder("repo", &[".git", "src/deep"])
         .to_string_lossy()
         .into_owned();
     for (i, dir) in [root.clone(), format!("{root}/src/deep")]

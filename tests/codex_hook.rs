@@ -7,40 +7,15 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use common::hooks::{self, assert_resumed, context, Printed};
 use common::*;
 use serde_json::{json, Value};
 
 /// The recorded Codex session's id.
 const CODEX_SESSION: &str = "01a202f4-7994-7c40-9601-8a6c57f9ec54";
 
-fn recording(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/codex-cli-0.169.0")
-        .join(name);
-    std::fs::read_to_string(path).unwrap()
-}
-
 fn lines(name: &str) -> Vec<Value> {
-    recording(name)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-fn hook(env: &Env, payload: &Value) -> String {
-    let out = env.run(&["hook", "codex"], payload.to_string());
-    assert_success(&out);
-    stdout(&out)
-}
-
-fn context(printed: &str, event: &str) -> String {
-    let value: Value =
-        serde_json::from_str(printed).unwrap_or_else(|e| panic!("not JSON ({e}): {printed}"));
-    assert_eq!(value["hookSpecificOutput"]["hookEventName"], event);
-    value["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    hooks::recording(&format!("codex-cli-0.169.0/{name}"))
 }
 
 /// The rollout line that Codex had written by the time `payload`'s hook ran, if any: a
@@ -63,7 +38,7 @@ fn with_transcript(payload: &Value, transcript: &Path) -> Value {
 
 struct Replayed {
     env: Env,
-    printed: Vec<(String, String)>,
+    printed: Printed,
     _dir: tempfile::TempDir,
 }
 
@@ -72,7 +47,7 @@ fn replay(rollout_written: bool) -> Replayed {
     let dir = tempfile::tempdir().unwrap();
     let transcript: PathBuf = dir.path().join("rollout.jsonl");
     let rollout = lines("rollout-excerpt.jsonl");
-    let mut printed = Vec::new();
+    let mut printed = Printed::default();
     for payload in lines("session-hooks.jsonl") {
         if let Some(line) = written_before(&payload, &rollout).filter(|_| rollout_written) {
             let mut file = OpenOptions::new()
@@ -82,8 +57,8 @@ fn replay(rollout_written: bool) -> Replayed {
                 .unwrap();
             writeln!(file, "{line}").unwrap();
         }
-        let name = payload["hook_event_name"].as_str().unwrap().to_string();
-        printed.push((name, hook(&env, &with_transcript(&payload, &transcript))));
+        let out = hooks::hook(&env, "codex", &with_transcript(&payload, &transcript));
+        printed.push(&payload, out);
     }
     Replayed {
         env,
@@ -93,13 +68,7 @@ fn replay(rollout_written: bool) -> Replayed {
 }
 
 fn memory_texts(env: &Env) -> Vec<String> {
-    let path = env
-        .data
-        .join("workspaces")
-        .join(&sha256_hex(DEMO_DIR)[..16])
-        .join("workspace-memory.json");
-    let memory: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    memory["entries"]
+    env.memory_json(DEMO_DIR)["entries"]
         .as_array()
         .unwrap()
         .iter()
@@ -110,13 +79,7 @@ fn memory_texts(env: &Env) -> Vec<String> {
 #[test]
 fn the_recorded_session_through_the_hook() {
     let Replayed { env, printed, .. } = replay(true);
-    let output_of = |name: &str| -> Vec<&str> {
-        printed
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, out)| out.as_str())
-            .collect()
-    };
+    let output_of = |name: &str| printed.of(name);
     let starts = output_of("SessionStart");
     assert_eq!(starts.len(), 3);
     assert_eq!(starts[0], "", "a new workspace has nothing to show");
@@ -134,11 +97,10 @@ fn the_recorded_session_through_the_hook() {
     }
     // Resumed after the compaction: memory, the failing test; not the fixed typecheck, nor
     // anything from git log's subject or the failing `cat`.
-    let compacted = context(starts[2], "SessionStart");
-    assert!(compacted.contains("always run npm run typecheck before committing"));
-    assert!(compacted.contains("not ok 1 - adds numbers"), "{compacted}");
-    assert!(!compacted.contains("TS2345"), "{compacted}");
-    assert!(!compacted.contains("memory load errors"), "{compacted}");
+    assert_resumed(
+        &context(starts[2], "SessionStart"),
+        "not ok 1 - adds numbers",
+    );
     // The compaction's good candidates are filed from the rollout's summary; the commit
     // subject and the raw error are not.
     let texts = memory_texts(&env);
@@ -193,25 +155,21 @@ fn without_the_rollout_no_status_is_known_and_nothing_is_opened_or_cleared() {
 #[test]
 fn a_failure_never_blocks_codex() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "UserPromptSubmit", "cwd": "relative", "session_id": "s"})
             .to_string(),
         json!({"hook_event_name": "PostToolUse", "cwd": DEMO_DIR, "session_id": "s"}).to_string(),
-    ] {
-        let out = env.run(&["hook", "codex"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        let err = stderr(&out);
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "codex", stdins) {
         assert!(
             err.starts_with("ocmem: bad input") && err.lines().count() == 1,
             "{stdin}: {err}"
         );
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
+    let log = hooks::only_the_warnings_log(&env);
     assert_eq!(log.lines().count(), 4);
     assert!(
         log.lines().all(|l| l.contains("\"host\":\"codex\"")),

@@ -6,11 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
-use common::PROCESS_TIMEOUT;
+use common::sandbox::Sandbox as Setup;
 
 /// A user's config.toml as they wrote it: a project of their own trusted, a trust entry of
 /// their own, no final newline.
@@ -19,25 +18,12 @@ const USER_CONFIG: &str = "model = \"gpt-5.5\"\n\n[projects.\"/elsewhere\"]\ntru
 /// A user's hooks.json: four-space indent and a hook of their own.
 const USER_HOOKS: &str = "{\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]\n            }\n        ]\n    }\n}\n";
 
-struct Setup {
-    tmp: tempfile::TempDir,
+/// The project run from `src/deep`, and Codex's home.
+fn setup() -> Setup {
+    Setup::new("src/deep", &["codex-home"])
 }
 
 impl Setup {
-    fn new() -> Setup {
-        let tmp = tempfile::tempdir().unwrap();
-        let setup = Setup { tmp };
-        fs::create_dir_all(setup.project().join(".git")).unwrap();
-        fs::create_dir_all(setup.project().join("src/deep")).unwrap();
-        fs::create_dir_all(setup.codex_home()).unwrap();
-        setup
-    }
-    fn path(&self, relative: &str) -> PathBuf {
-        self.tmp.path().join(relative)
-    }
-    fn project(&self) -> PathBuf {
-        self.path("project")
-    }
     fn codex_home(&self) -> PathBuf {
         self.path("codex-home")
     }
@@ -52,16 +38,8 @@ impl Setup {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::cargo_bin("ocmem")
-            .unwrap()
-            .timeout(PROCESS_TIMEOUT)
-            .current_dir(self.project().join("src/deep"))
-            .env("HOME", self.path("home"))
+        self.command(&assert_cmd::cargo::cargo_bin("ocmem"))
             .env("CODEX_HOME", self.codex_home())
-            .env("XDG_CONFIG_HOME", self.path("xdg"))
-            .env("CLAUDE_CONFIG_DIR", self.path("claude-config"))
-            .env("OCMEM_DATA_DIR", self.path("data"))
-            .env("PATH", "/nonexistent")
             .args(args)
             .output()
             .unwrap()
@@ -101,7 +79,7 @@ fn ocmem() -> String {
 
 #[test]
 fn a_user_install_is_trusted_and_uninstalls_byte_for_byte() {
-    let s = Setup::new();
+    let s = setup();
     fs::write(s.config(), USER_CONFIG).unwrap();
     fs::write(s.user_hooks(), USER_HOOKS).unwrap();
     let said = s.ok(&["init", "codex", "--user"]);
@@ -160,7 +138,7 @@ fn a_user_install_is_trusted_and_uninstalls_byte_for_byte() {
 
 #[test]
 fn a_project_install_trusts_the_project_and_leaves_no_file_behind() {
-    let s = Setup::new();
+    let s = setup();
     s.ok(&["init", "codex"]);
     assert!(s.project_hooks().is_file());
     let config = read(&s.config());
@@ -184,7 +162,7 @@ fn a_project_install_trusts_the_project_and_leaves_no_file_behind() {
 
 #[test]
 fn doctor_finds_an_untrusted_or_edited_hook() {
-    let s = Setup::new();
+    let s = setup();
     s.ok(&["init", "codex", "--user"]);
     // The user edits one hook's timeout: Codex no longer trusts it.
     let edited = read(&s.user_hooks()).replacen("\"timeout\": 10", "\"timeout\": 11", 1);
@@ -209,7 +187,7 @@ fn doctor_finds_an_untrusted_or_edited_hook() {
 
 #[test]
 fn an_untrusted_project_or_a_broken_file_is_refused_and_nothing_changes() {
-    let s = Setup::new();
+    let s = setup();
     let untrusted = format!(
         "[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
         s.project().display()
@@ -230,7 +208,7 @@ fn an_untrusted_project_or_a_broken_file_is_refused_and_nothing_changes() {
 
 #[test]
 fn the_compaction_prompt_is_opt_in_and_goes_with_the_hooks() {
-    let s = Setup::new();
+    let s = setup();
     fs::write(s.config(), USER_CONFIG).unwrap();
     s.ok(&["init", "codex", "--user"]);
     assert!(!read(&s.config()).contains("compact_prompt"));

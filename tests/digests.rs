@@ -2,28 +2,19 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{assert_success, sha256_hex, stdout, Env, DEMO_DIR};
+use common::hooks::{self, hook};
+use common::{assert_success, stdout, Env, DEMO_DIR};
 use serde_json::Value;
 
 fn payloads(fixture: &str) -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(fixture)
-        .join("session-hooks.jsonl");
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    hooks::recording(&format!("{fixture}/session-hooks.jsonl"))
 }
 
 /// Sends a recorded session through `ocmem hook <host>`, event by event.
 fn through_hook(env: &Env, host: &str, fixture: &str) -> Vec<Value> {
     let events = payloads(fixture);
     for payload in &events {
-        assert_success(&env.run(&["hook", host], payload.to_string()));
+        hook(env, host, payload);
     }
     events
 }
@@ -38,10 +29,7 @@ fn prompts(events: &[Value], field: &str, event: &str) -> Vec<String> {
 }
 
 fn digests_dir(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DEMO_DIR)[..16])
-        .join("digests")
+    env.workspace_dir(DEMO_DIR).join("digests")
 }
 
 /// `ocmem sessions --json` for the demo workspace.

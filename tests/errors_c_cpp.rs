@@ -1,8 +1,11 @@
-//! Real C and C++ tool outputs through the open-errors rules; see `errors_corpus/mod.rs`.
+//! Real C and C++ tool outputs through the open-errors rules; see `common/error_corpus.rs`.
 
-mod errors_corpus;
+mod common;
 
 #[test]
 fn c_cpp_failures_are_recorded_with_what_failed_and_passes_clear() {
-    errors_corpus::check("c-cpp", include_str!("fixtures/errors/c-cpp/cases.jsonl"));
+    common::error_corpus::check_every_case(
+        "c-cpp",
+        include_str!("fixtures/errors/c-cpp/cases.jsonl"),
+    );
 }

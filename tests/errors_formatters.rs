@@ -1,10 +1,10 @@
 //! Real formatters runs (see `tests/fixtures/errors/formatters/README.md`) through the open-error rules.
 
-mod error_corpus;
+mod common;
 
 #[test]
 fn formatters_runs_record_what_failed_and_nothing_else() {
-    let score = error_corpus::check(
+    let score = common::error_corpus::held_out_score(
         "formatters",
         include_str!("fixtures/errors/formatters/cases.jsonl"),
     );

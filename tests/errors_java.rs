@@ -1,8 +1,11 @@
-//! Real Java tool outputs through the open-errors rules; see `errors_corpus/mod.rs`.
+//! Real Java tool outputs through the open-errors rules; see `common/error_corpus.rs`.
 
-mod errors_corpus;
+mod common;
 
 #[test]
 fn java_failures_are_recorded_with_what_failed_and_passes_clear() {
-    errors_corpus::check("java", include_str!("fixtures/errors/java/cases.jsonl"));
+    common::error_corpus::check_every_case(
+        "java",
+        include_str!("fixtures/errors/java/cases.jsonl"),
+    );
 }

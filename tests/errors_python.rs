@@ -1,9 +1,12 @@
 //! Real python runs (see `tests/fixtures/errors/python/README.md`) through the open-error rules.
 
-mod error_corpus;
+mod common;
 
 #[test]
 fn python_runs_record_what_failed_and_nothing_else() {
-    let score = error_corpus::check("python", include_str!("fixtures/errors/python/cases.jsonl"));
+    let score = common::error_corpus::held_out_score(
+        "python",
+        include_str!("fixtures/errors/python/cases.jsonl"),
+    );
     println!("{score}");
 }

@@ -1,8 +1,11 @@
-//! Real Ruby tool outputs through the open-errors rules; see `errors_corpus/mod.rs`.
+//! Real Ruby tool outputs through the open-errors rules; see `common/error_corpus.rs`.
 
-mod errors_corpus;
+mod common;
 
 #[test]
 fn ruby_failures_are_recorded_with_what_failed_and_passes_clear() {
-    errors_corpus::check("ruby", include_str!("fixtures/errors/ruby/cases.jsonl"));
+    common::error_corpus::check_every_case(
+        "ruby",
+        include_str!("fixtures/errors/ruby/cases.jsonl"),
+    );
 }

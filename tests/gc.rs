@@ -33,7 +33,7 @@ fn tree(env: &Env) -> BTreeMap<String, Option<Vec<u8>>> {
 }
 
 fn workspace_dir(env: &Env, root: &str) -> PathBuf {
-    env.data.join("workspaces").join(&sha256_hex(root)[..16])
+    env.workspace_dir(root)
 }
 
 const DAY_MS: i64 = 86_400_000;
@@ -220,12 +220,7 @@ fn a_block_cache_whose_memory_was_removed_by_hand_does_not_keep_its_workspace() 
     let out = env.run_at(&days_later(45), &["gc", "--sweep", "--json"], "");
     assert_success(&out);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let kinds: Vec<&str> = report["removed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["kind"].as_str().unwrap())
-        .collect();
+    let kinds: Vec<&str> = field_strs(&report["removed"], "kind");
     assert!(kinds.contains(&"orphan-block-cache"), "{kinds:?}");
     assert!(!top.exists());
     assert!(
@@ -245,15 +240,7 @@ fn the_ttl_comes_from_the_flag_or_the_environment() {
     let out = env.run_at(&days_later(8), &["gc", "--sweep", "--older-than", "10"], "");
     assert_success(&out);
     assert!(session.exists());
-    let out = env
-        .ocmem()
-        .env("OCMEM_NOW", days_later(8))
-        .env("OCMEM_TTL_DAYS", "7")
-        .args(["gc", "--sweep", "--json"])
-        .output()
-        .unwrap();
-    assert_success(&out);
-    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = env.sweep_with_ttl(&days_later(8), "7");
     assert_eq!(report["ttlDays"], 7);
     assert_eq!(report["removed"][0]["kind"], "idle-session");
     assert_eq!(report["removed"][0]["idleDays"], 8);
@@ -495,12 +482,7 @@ fn false_positive_cleanup_keeps_real_failures_and_backs_up_the_original() {
         .contains("inspects"));
 
     let kept: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-    let ids: Vec<&str> = kept["openErrors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = field_strs(&kept["openErrors"], "id");
     assert_eq!(ids, ["err_bbbbbbbbbbbb", "err_dddddddddddd"]);
     assert_eq!(kept["pluginVersion"], "1.2.4");
     assert_eq!(kept["openErrors"][0]["severity"], "high");
@@ -588,12 +570,7 @@ fn sweep_keeps_directories_it_did_not_make() {
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let dry: Value = serde_json::from_str(&stdout(&dry)).unwrap();
     assert_eq!(report["removed"], dry["removed"]);
-    let kinds: Vec<&str> = report["removed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["kind"].as_str().unwrap())
-        .collect();
+    let kinds: Vec<&str> = field_strs(&report["removed"], "kind");
     assert_eq!(kinds, ["idle-session"]);
     assert!(foreign.is_dir() && !session.exists());
 }

@@ -15,68 +15,24 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
-#[path = "e2e/anthropic_model.rs"]
-#[allow(dead_code)]
-mod anthropic_model;
-#[path = "e2e/claude_code.rs"]
-#[allow(dead_code)]
-mod claude_code;
-#[path = "e2e/demo.rs"]
-mod demo;
-#[path = "e2e/gemini.rs"]
-mod gemini;
-#[path = "e2e/gemini_model.rs"]
-mod gemini_model;
-#[path = "e2e/http.rs"]
-mod http;
-#[path = "e2e/process.rs"]
-mod process;
-#[path = "e2e/stores.rs"]
-#[allow(dead_code)]
-mod stores;
-#[path = "e2e/workdir.rs"]
-mod workdir;
+mod e2e;
 
-use demo::{write, TEST_FAILURE};
-use gemini_model::{turn, Exchange, Reply};
-use process::run;
-use stores::{memory_entries, workspace_dir, OCMEM_HEADERS};
-use workdir::{KeepOnFailure, Layout};
+use e2e::demo::{self, write, TEST_FAILURE};
+use e2e::gemini_model::{turn, Exchange, Reply};
+use e2e::process::run;
+use e2e::scenario::*;
+use e2e::stores::{memory_entries, workspace_dir, OCMEM_HEADERS};
+use e2e::workdir::{KeepOnFailure, Layout};
+use e2e::{anthropic_model, claude_code, gemini, gemini_model, process, stores};
 
-/// The user's first message: a task, and a rule to remember.
-const FIRST_PROMPT: &str =
-    "please fix the typecheck. remember this: always run npm run typecheck before committing";
-/// The user's next message in the same session (`--resume latest`).
-const CONTINUE_PROMPT: &str = "go on and fix the type error";
-/// The user's last message in the first session, after Gemini CLI compressed it.
-const THANKS_PROMPT: &str = "thanks";
 /// Prompt tokens reported with the edit: over half the model's window
 /// (`model.compressionThreshold` is 0.5), so Gemini CLI compresses before its next request.
 const FULL_CONTEXT: u64 = 600_000;
-/// The user's message in a later session.
-const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
-/// The user's message in the session whose hooks name a missing binary.
-const MISSING_PROMPT: &str = "are you still there?";
-const MISSING_ANSWER: &str = "Still here, hooks or not.";
-/// What the first message asks to remember.
-const REMEMBERED: &str = "always run npm run typecheck before committing";
-
-/// The demo repository's commit subjects: `git log` prints them, and they say "errors".
-const COMMIT_SUBJECTS: [&str; 2] = [
-    "fix: silence memory load errors in the loader",
-    "feat: report parse errors with their line",
-];
-
-const TEST_BUDGET: Duration = Duration::from_secs(540);
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
-const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The calls of each prompt's turn, in order, and its final answer.
 fn turn_script(prompt: &str, demo: &Path) -> (Vec<(&'static str, Value)>, &'static str) {
@@ -146,17 +102,6 @@ fn script(demo: &Path) -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             None => Reply::Text(answer.to_string()),
         }
     }
-}
-
-fn ocmem(layout: &Layout, args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ocmem"));
-    cmd.args(args)
-        .current_dir(&layout.demo)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", &layout.home)
-        .env("OCMEM_DATA_DIR", &layout.data);
-    cmd
 }
 
 /// The one session store of the workspace (a Gemini session keeps its id when resumed).
@@ -247,22 +192,10 @@ fn claude_code_first_context(layout: &Layout, deadline: Instant) -> String {
         deadline,
     )
     .assert_success("ocmem init claude-code --project");
-    let permissions = layout.root.join("permissions.json");
-    fs::write(&permissions, claude_code::settings(None).to_string()).unwrap();
-    let permissions = permissions.to_string_lossy().into_owned();
-    let args = [
-        "-p",
-        SECOND_PROMPT,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--tools",
-        claude_code::TOOLS,
-        "--settings",
-        &permissions,
-    ];
+    let permissions = claude_code::write_permissions(layout);
+    let base_url = &server.base_url;
     run(
-        &mut claude_code::claude(layout, &bin, &server.base_url, &args),
+        &mut claude_code::claude_p(layout, &bin, base_url, SECOND_PROMPT, &permissions, &[]),
         "claude-session",
         &layout.logs,
         RUN_TIMEOUT,
@@ -282,11 +215,7 @@ fn claude_code_first_context(layout: &Layout, deadline: Instant) -> String {
 #[test]
 fn ocmem_gives_gemini_cli_a_working_memory() {
     let deadline = Instant::now() + TEST_BUDGET;
-    let tmp = tempfile::Builder::new()
-        .prefix("ocmem-gemini-e2e-")
-        .tempdir()
-        .unwrap();
-    let layout = Layout::new(tmp.path());
+    let (tmp, layout) = Layout::temp("ocmem-gemini-e2e-");
     let server = gemini_model::Server::start(Arc::new(script(&layout.demo)));
     let _keep = KeepOnFailure::new(
         tmp,
@@ -295,9 +224,8 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
         server.log(),
     );
     let entry = gemini::install(&layout, INSTALL_TIMEOUT, deadline);
-    demo::write_typescript_project(&layout.demo);
-    write(&layout.demo, ".gitignore", "fixed\n.gemini/\n.claude/\n");
-    demo::git_repo(&layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
+    let ignored = "fixed\n.gemini/\n.claude/\n";
+    demo::typescript_repo(&layout, ignored, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
     write(
         &layout.home,
         ".gemini/settings.json",
@@ -389,12 +317,7 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
     assert!(!fresh.contains(TEST_FAILURE), "{fresh}");
 
     // Nothing went wrong in a hook, and every request was one the script serves.
-    let unserved: Vec<String> = exchanges
-        .iter()
-        .filter(|e| e.reply == Reply::Unserved)
-        .map(|e| format!("{} {}", e.method, e.path))
-        .collect();
-    assert!(unserved.is_empty(), "unserved requests: {unserved:?}");
+    assert_all_served(&exchanges);
     let log = layout.data.join("ocmem.log");
     assert!(
         !log.exists(),
@@ -407,14 +330,8 @@ fn ocmem_gives_gemini_cli_a_working_memory() {
     assert!(claude_block.contains(REMEMBERED), "{claude_block}");
 
     // The settings naming a binary that does not exist: Gemini CLI still answers.
-    let settings_path = layout.demo.join(".gemini/settings.json");
-    let settings = fs::read_to_string(&settings_path).unwrap();
     let missing = layout.root.join("gone/ocmem");
-    fs::write(
-        &settings_path,
-        settings.replace(env!("CARGO_BIN_EXE_ocmem"), &missing.to_string_lossy()),
-    )
-    .unwrap();
+    name_missing_binary(&layout.demo.join(".gemini/settings.json"), &missing);
     let out = gemini.run("gemini-missing", &["--yolo", "-p", MISSING_PROMPT]);
     assert!(out.stdout.contains(MISSING_ANSWER), "{}", out.stdout);
 }

@@ -3,8 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use common::hooks::{self, assert_resumed, context, Printed};
 use common::*;
 use serde_json::{json, Value};
 
@@ -12,13 +13,7 @@ use serde_json::{json, Value};
 const GEMINI_SESSION: &str = "ed86da91-db04-4fa2-8bb3-708611efb07c";
 
 fn payloads() -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/gemini-cli-0.61.0/session-hooks.jsonl");
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
+    hooks::recording("gemini-cli-0.61.0/session-hooks.jsonl")
 }
 
 /// Runs the hook; Gemini CLI reads stderr as the output when stdout is empty, so there is none.
@@ -29,31 +24,15 @@ fn hook(env: &Env, payload: &Value) -> String {
     stdout(&out)
 }
 
-fn context(printed: &str, event: &str) -> String {
-    let value: Value =
-        serde_json::from_str(printed).unwrap_or_else(|e| panic!("not JSON ({e}): {printed}"));
-    assert_eq!(value["hookSpecificOutput"]["hookEventName"], event);
-    value["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn the_recorded_session_through_the_hook() {
     let env = Env::new();
-    let mut printed = Vec::new();
+    let mut printed = Printed::default();
     for payload in payloads() {
-        let name = payload["hook_event_name"].as_str().unwrap().to_string();
-        printed.push((name, hook(&env, &payload)));
+        let out = hook(&env, &payload);
+        printed.push(&payload, out);
     }
-    let output_of = |name: &str| -> Vec<&str> {
-        printed
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, out)| out.as_str())
-            .collect()
-    };
+    let output_of = |name: &str| printed.of(name);
     let starts = output_of("SessionStart");
     assert_eq!(starts[0], "", "a new workspace has nothing to show");
     let prompt = context(output_of("BeforeAgent")[0], "BeforeAgent");
@@ -69,28 +48,17 @@ fn the_recorded_session_through_the_hook() {
     }
     // The resumed session starts with memory and the hot state: the test failure stays, the
     // typecheck error is cleared, git log's "errors" opened nothing.
-    let resumed = context(starts[1], "SessionStart");
-    assert!(resumed.contains("always run npm run typecheck before committing"));
-    assert!(resumed.contains("not ok 1 - adds numbers"), "{resumed}");
-    assert!(!resumed.contains("TS2345"), "{resumed}");
-    assert!(!resumed.contains("memory load errors"), "{resumed}");
+    assert_resumed(
+        &context(starts[1], "SessionStart"),
+        "not ok 1 - adds numbers",
+    );
     // Nothing changed since the resumed start: the prompt adds nothing.
     assert_eq!(output_of("BeforeAgent")[1], "");
     let session = env.session_json(DEMO_DIR, GEMINI_SESSION);
-    let categories: Vec<&str> = session["openErrors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["category"].as_str().unwrap())
-        .collect();
+    let categories: Vec<&str> = field_strs(&session["openErrors"], "category");
     assert!(categories.contains(&"test"), "{session}");
     assert!(!categories.contains(&"typecheck"), "{session}");
-    let files: Vec<&str> = session["activeFiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
+    let files: Vec<&str> = field_strs(&session["activeFiles"], "path");
     for file in ["/home/dev/demo/src/index.ts", "/home/dev/demo/src/util.ts"] {
         assert!(files.contains(&file), "{file} in {files:?}");
     }
@@ -256,32 +224,18 @@ fn the_block_is_sent_again_after_a_compression_and_only_once() {
 #[test]
 fn a_failure_never_blocks_gemini_and_says_nothing_on_stderr() {
     let env = Env::new();
-    for stdin in [
+    let stdins = [
         "".to_string(),
         "{not json".to_string(),
         json!({"hook_event_name": "BeforeAgent", "cwd": "relative", "session_id": "s"}).to_string(),
         json!({"hook_event_name": "AfterTool", "cwd": DEMO_DIR}).to_string(),
-    ] {
-        let out = env.run(&["hook", "gemini"], stdin.clone());
-        assert_eq!(out.status.code(), Some(0), "{stdin}");
-        assert_eq!(stdout(&out), "", "{stdin}");
-        assert_eq!(stderr(&out), "", "{stdin}");
+    ];
+    for (stdin, err) in hooks::feed_bad_input(&env, "gemini", stdins) {
+        assert_eq!(err, "", "{stdin}");
     }
     // Nothing changed but the warnings log, which says why, under the host's name.
-    assert_eq!(env.data_files(), ["ocmem.log"]);
-    let log = std::fs::read_to_string(env.data.join("ocmem.log")).unwrap();
-    let logged: Vec<Value> = log
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(logged.len(), 4);
-    for line in &logged {
-        assert_eq!(line["host"], "gemini");
-        assert!(
-            line["text"].as_str().unwrap().starts_with("bad input"),
-            "{line}"
-        );
-    }
+    let log = hooks::only_the_warnings_log(&env);
+    hooks::assert_bad_input_logged(&log, "gemini", 4);
     // A data directory that cannot be used.
     std::fs::remove_dir_all(&env.data).unwrap();
     std::fs::write(&env.data, "a file").unwrap();

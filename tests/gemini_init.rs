@@ -9,7 +9,9 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::{json, Value};
 
-const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+mod common;
+use common::sandbox::{binary, output_once_free, Sandbox as Setup};
+use common::PROCESS_TIMEOUT;
 
 /// A user's settings as Gemini CLI users write them: two-space indent, hooks of their own.
 const USER_SETTINGS: &str = "{
@@ -30,26 +32,12 @@ const USER_SETTINGS: &str = "{
 }
 ";
 
-struct Setup {
-    tmp: tempfile::TempDir,
+/// The project run from `src`, and HOME.
+fn setup() -> Setup {
+    Setup::new("src", &["home"])
 }
 
 impl Setup {
-    fn new() -> Setup {
-        let setup = Setup {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir_all(setup.project().join(".git")).unwrap();
-        fs::create_dir_all(setup.project().join("src")).unwrap();
-        fs::create_dir_all(setup.home()).unwrap();
-        setup
-    }
-    fn home(&self) -> PathBuf {
-        self.tmp.path().join("home")
-    }
-    fn project(&self) -> PathBuf {
-        self.tmp.path().join("project")
-    }
     fn user_settings(&self) -> PathBuf {
         self.home().join(".gemini/settings.json")
     }
@@ -58,37 +46,17 @@ impl Setup {
     }
 
     fn run_binary(&self, binary: &Path, args: &[&str]) -> Output {
-        let mut tries = 0;
-        loop {
-            let run = Command::new(binary)
-                .timeout(TIMEOUT)
-                .current_dir(self.project().join("src"))
-                .env("HOME", self.home())
-                .env("XDG_CONFIG_HOME", self.tmp.path().join("xdg"))
+        output_once_free(
+            self.command(binary)
                 .env("CLAUDE_CONFIG_DIR", self.tmp.path().join("claude"))
-                .env("OCMEM_DATA_DIR", self.tmp.path().join("data"))
-                .env("PATH", "/nonexistent")
                 .env_remove("XDG_DATA_HOME")
-                .args(args)
-                .output();
-            match run {
-                // A copy just written may be busy while another test's fork still holds it.
-                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                other => return other.unwrap(),
-            }
-        }
+                .args(args),
+        )
     }
 
     fn run(&self, args: &[&str]) -> Output {
         self.run_binary(&binary(), args)
     }
-}
-
-fn binary() -> PathBuf {
-    fs::canonicalize(env!("CARGO_BIN_EXE_ocmem")).unwrap()
 }
 
 #[track_caller]
@@ -124,7 +92,7 @@ fn ocmem_commands(settings: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn gemini_hooks_merge_into_user_settings_and_come_out_byte_for_byte() {
-    let setup = Setup::new();
+    let setup = setup();
     fs::create_dir_all(setup.user_settings().parent().unwrap()).unwrap();
     fs::write(setup.user_settings(), USER_SETTINGS).unwrap();
     let said = ok(setup.run(&["init", "gemini", "--user"]));
@@ -180,7 +148,7 @@ fn gemini_hooks_merge_into_user_settings_and_come_out_byte_for_byte() {
 
 #[test]
 fn a_project_settings_file_init_created_is_removed_with_its_directory() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "gemini"]));
     assert_eq!(
         ocmem_commands(&read_json(&setup.project_settings())).len(),
@@ -196,7 +164,7 @@ fn a_project_settings_file_init_created_is_removed_with_its_directory() {
 
 #[test]
 fn settings_changed_since_keep_the_change_when_ocmem_comes_out() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "gemini"]));
     let mut settings = read_json(&setup.project_settings());
     settings["ui"] = json!({"theme": "Dracula"});
@@ -210,7 +178,7 @@ fn settings_changed_since_keep_the_change_when_ocmem_comes_out() {
 
 #[test]
 fn invalid_settings_are_refused_and_left_alone() {
-    let setup = Setup::new();
+    let setup = setup();
     fs::create_dir_all(setup.project_settings().parent().unwrap()).unwrap();
     fs::write(setup.project_settings(), "{\"hooks\": [}").unwrap();
     let out = setup.run(&["init", "gemini"]);
@@ -229,7 +197,7 @@ fn invalid_settings_are_refused_and_left_alone() {
 /// Runs a settings file's hook command as Gemini CLI does: `bash -c`, the event on stdin.
 fn run_hook_command(command: &str, setup: &Setup, stdin: &str) -> Output {
     Command::new("bash")
-        .timeout(TIMEOUT)
+        .timeout(PROCESS_TIMEOUT)
         .args(["-c", command])
         .current_dir(setup.project())
         .env("HOME", setup.home())
@@ -241,7 +209,7 @@ fn run_hook_command(command: &str, setup: &Setup, stdin: &str) -> Output {
 
 #[test]
 fn the_installed_command_exits_zero_silently_when_ocmem_cannot_run() {
-    let setup = Setup::new();
+    let setup = setup();
     let copy = setup.tmp.path().join("bin/ocmem");
     fs::create_dir_all(copy.parent().unwrap()).unwrap();
     fs::copy(binary(), &copy).unwrap();
@@ -284,7 +252,7 @@ fn the_installed_command_exits_zero_silently_when_ocmem_cannot_run() {
 
 #[test]
 fn doctor_reports_a_hook_without_the_silencer() {
-    let setup = Setup::new();
+    let setup = setup();
     let bare = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command",
         "command": format!("{} hook gemini", binary().display())}]}]}});
     fs::create_dir_all(setup.project_settings().parent().unwrap()).unwrap();

@@ -10,6 +10,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
+use common::sandbox::{binary, output_once_free, Sandbox as Setup};
 use common::PROCESS_TIMEOUT;
 
 /// A user's settings as they wrote them: four-space indent, an escaped character, a final
@@ -28,35 +29,12 @@ const USER_SETTINGS: &str = "{
     \"permissions\": {\"allow\": [\"Bash(cargo test:*)\"]}
 }";
 
-struct Setup {
-    tmp: tempfile::TempDir,
+/// The project run from `src/deep`, and HOME.
+fn setup() -> Setup {
+    Setup::new("src/deep", &["home"])
 }
 
 impl Setup {
-    fn new() -> Setup {
-        let tmp = tempfile::tempdir().unwrap();
-        let setup = Setup { tmp };
-        fs::create_dir_all(setup.project().join(".git")).unwrap();
-        fs::create_dir_all(setup.project().join("src/deep")).unwrap();
-        fs::create_dir_all(setup.home()).unwrap();
-        setup
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.tmp.path().join(relative)
-    }
-    fn home(&self) -> PathBuf {
-        self.path("home")
-    }
-    fn project(&self) -> PathBuf {
-        self.path("project")
-    }
-    fn data(&self) -> PathBuf {
-        self.path("data")
-    }
-    fn xdg(&self) -> PathBuf {
-        self.path("xdg")
-    }
     fn claude_local(&self) -> PathBuf {
         self.project().join(".claude/settings.local.json")
     }
@@ -68,32 +46,13 @@ impl Setup {
     }
 
     /// `binary` run from a subdirectory of the project, with this setup's environment.
-    ///
-    /// A binary just copied may be "busy" for a moment: a process another test forked at the
-    /// same time holds the copy's write handle until it execs. Starting it is tried again then.
     fn run_binary(&self, binary: &Path, args: &[&str]) -> Output {
-        let mut tries = 0;
-        loop {
-            let run = Command::new(binary)
-                .timeout(PROCESS_TIMEOUT)
-                .current_dir(self.project().join("src/deep"))
-                .env("HOME", self.home())
-                .env("XDG_CONFIG_HOME", self.xdg())
-                .env("CLAUDE_CONFIG_DIR", self.path("claude-config"))
-                .env("OCMEM_DATA_DIR", self.data())
-                .env("PATH", "/nonexistent")
+        output_once_free(
+            self.command(binary)
                 .env_remove("XDG_DATA_HOME")
                 .env_remove("OCMEM_BIN")
-                .args(args)
-                .output();
-            match run {
-                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                other => return other.unwrap(),
-            }
-        }
+                .args(args),
+        )
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -107,10 +66,6 @@ impl Setup {
         fs::copy(binary(), &copy).unwrap();
         copy
     }
-}
-
-fn binary() -> PathBuf {
-    fs::canonicalize(env!("CARGO_BIN_EXE_ocmem")).unwrap()
 }
 
 fn stdout(out: &Output) -> String {
@@ -181,7 +136,7 @@ fn tree(dir: &Path) -> Vec<String> {
 
 #[test]
 fn claude_code_hooks_merge_into_existing_settings_and_come_out_byte_for_byte() {
-    let setup = Setup::new();
+    let setup = setup();
     fs::create_dir_all(setup.claude_local().parent().unwrap()).unwrap();
     fs::write(setup.claude_local(), USER_SETTINGS).unwrap();
 
@@ -251,7 +206,7 @@ fn claude_code_hooks_merge_into_existing_settings_and_come_out_byte_for_byte() {
 
 #[test]
 fn a_settings_file_init_created_is_removed_again_with_its_directory() {
-    let setup = Setup::new();
+    let setup = setup();
     let before = tree(&setup.project());
     ok(setup.run(&["init", "claude-code"]));
     assert_eq!(ocmem_commands(&read_json(&setup.claude_local())).len(), 7);
@@ -271,7 +226,7 @@ fn a_settings_file_init_created_is_removed_again_with_its_directory() {
 
 #[test]
 fn uninstall_keeps_what_the_user_changed_since() {
-    let setup = Setup::new();
+    let setup = setup();
     fs::create_dir_all(setup.claude_local().parent().unwrap()).unwrap();
     fs::write(setup.claude_local(), USER_SETTINGS).unwrap();
     ok(setup.run(&["init", "claude-code"]));
@@ -299,7 +254,7 @@ fn uninstall_keeps_what_the_user_changed_since() {
 
 #[test]
 fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
-    let setup = Setup::new();
+    let setup = setup();
     let broken = "{\n  \"model\": \"opus\",\n}\n";
     fs::create_dir_all(setup.claude_local().parent().unwrap()).unwrap();
     fs::write(setup.claude_local(), broken).unwrap();
@@ -320,7 +275,7 @@ fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
 
 #[test]
 fn print_shows_what_would_be_written_and_writes_nothing() {
-    let setup = Setup::new();
+    let setup = setup();
     let before = tree(setup.tmp.path());
     let shown = ok(setup.run(&["init", "claude-code", "--print"]));
     assert!(
@@ -360,7 +315,7 @@ fn print_shows_what_would_be_written_and_writes_nothing() {
 
 #[test]
 fn an_install_of_another_binary_is_updated_in_place() {
-    let setup = Setup::new();
+    let setup = setup();
     let old = setup.copy_binary("old-prefix/bin");
     ok(setup.run_binary(&old, &["init", "claude-code"]));
     ok(setup.run_binary(&old, &["init", "opencode"]));
@@ -416,7 +371,7 @@ fn an_install_of_another_binary_is_updated_in_place() {
 
 #[test]
 fn the_opencode_plugin_is_installed_at_one_level_only() {
-    let setup = Setup::new();
+    let setup = setup();
     let said = ok(setup.run(&["init", "opencode", "--user"]));
     assert!(
         said.contains(&setup.user_plugin().display().to_string()),
@@ -474,7 +429,7 @@ fn doctor_json(setup: &Setup) -> (Option<i32>, Value, String) {
 
 #[test]
 fn doctor_reports_the_team_file_and_its_findings() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "claude-code"]));
     let (_, json, _) = doctor_json(&setup);
     assert!(
@@ -515,7 +470,7 @@ fn doctor_reports_the_team_file_and_its_findings() {
 
 #[test]
 fn doctor_on_a_healthy_setup_exits_0() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "claude-code"]));
     ok(setup.run(&["init", "opencode", "--user"]));
     let text = ok(setup.run(&["doctor"]));
@@ -550,7 +505,7 @@ fn doctor_on_a_healthy_setup_exits_0() {
 
 #[test]
 fn doctor_finds_a_half_installed_hook_set() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "claude-code"]));
     let mut settings = read_json(&setup.claude_local());
     let hooks = settings["hooks"].as_object_mut().unwrap();
@@ -578,7 +533,7 @@ fn doctor_finds_a_half_installed_hook_set() {
 
 #[test]
 fn doctor_finds_a_missing_binary_and_nothing_installed() {
-    let setup = Setup::new();
+    let setup = setup();
     let (code, json, err) = doctor_json(&setup);
     assert_eq!(code, Some(1));
     assert!(json["problems"][0]["text"]
@@ -633,7 +588,7 @@ fn node() -> PathBuf {
 
 #[test]
 fn the_installed_opencode_plugin_runs_the_binary_that_installed_it() {
-    let setup = Setup::new();
+    let setup = setup();
     ok(setup.run(&["init", "opencode"]));
     // Loaded as OpenCode loads it, with no OCMEM_BIN and no ocmem on PATH: only the path init
     // wrote into it can find the binary. A plugin that cannot run it returns no hooks.

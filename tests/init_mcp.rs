@@ -5,11 +5,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::{json, Value};
 
 mod common;
-use common::PROCESS_TIMEOUT;
+use common::sandbox::{binary, output_once_free, Sandbox as Setup};
 
 /// A project's .mcp.json as a team wrote it: four-space indent, an escaped character, another
 /// server (one a decoy naming ocmem in its arguments), no final newline.
@@ -30,31 +29,12 @@ const CLAUDE_STATE: &str = r#"{
 }
 "#;
 
-struct Setup {
-    tmp: tempfile::TempDir,
+/// The project run from `src/deep`, HOME and Claude Code's config directory.
+fn setup() -> Setup {
+    Setup::new("src/deep", &["home", "claude-config"])
 }
 
 impl Setup {
-    fn new() -> Setup {
-        let setup = Setup {
-            tmp: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir_all(setup.path("project/.git")).unwrap();
-        fs::create_dir_all(setup.path("project/src/deep")).unwrap();
-        fs::create_dir_all(setup.home()).unwrap();
-        fs::create_dir_all(setup.claude_config()).unwrap();
-        setup
-    }
-
-    fn path(&self, relative: &str) -> PathBuf {
-        self.tmp.path().join(relative)
-    }
-    fn home(&self) -> PathBuf {
-        self.path("home")
-    }
-    fn project(&self) -> PathBuf {
-        fs::canonicalize(self.path("project")).unwrap()
-    }
     fn claude_config(&self) -> PathBuf {
         self.path("claude-config")
     }
@@ -66,27 +46,7 @@ impl Setup {
     }
 
     fn run_binary(&self, binary: &Path, args: &[&str]) -> Output {
-        let mut tries = 0;
-        loop {
-            let run = Command::new(binary)
-                .timeout(PROCESS_TIMEOUT)
-                .current_dir(self.project().join("src/deep"))
-                .env("HOME", self.home())
-                .env("XDG_CONFIG_HOME", self.path("xdg"))
-                .env("CLAUDE_CONFIG_DIR", self.claude_config())
-                .env("OCMEM_DATA_DIR", self.path("data"))
-                .env("PATH", "/nonexistent")
-                .env_remove("XDG_DATA_HOME")
-                .args(args)
-                .output();
-            match run {
-                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                other => return other.unwrap(),
-            }
-        }
+        output_once_free(self.command(binary).env_remove("XDG_DATA_HOME").args(args))
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -113,10 +73,6 @@ impl Setup {
         files.sort();
         files
     }
-}
-
-fn binary() -> PathBuf {
-    fs::canonicalize(env!("CARGO_BIN_EXE_ocmem")).unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -173,7 +129,7 @@ const RECORDED_COMMAND: &str = "/usr/local/bin/ocmem";
 
 #[test]
 fn a_project_gets_a_mcp_json_once_and_loses_it_again() {
-    let s = Setup::new();
+    let s = setup();
     let out = ok(s.run(&["init", "claude-code", "--mcp"]));
     assert!(out.contains("registered ocmem's MCP server"), "{out}");
     assert_eq!(
@@ -195,7 +151,7 @@ fn a_project_gets_a_mcp_json_once_and_loses_it_again() {
 
 #[test]
 fn a_team_mcp_json_keeps_its_servers_and_comes_back_byte_for_byte() {
-    let s = Setup::new();
+    let s = setup();
     fs::write(s.project_file(), TEAM_MCP_JSON).unwrap();
     ok(s.run(&["init", "claude-code", "--mcp", "--project"]));
     let installed = fs::read_to_string(s.project_file()).unwrap();
@@ -215,7 +171,7 @@ fn a_team_mcp_json_keeps_its_servers_and_comes_back_byte_for_byte() {
 
 #[test]
 fn the_user_level_goes_into_claude_json_and_leaves_what_claude_changed_since() {
-    let s = Setup::new();
+    let s = setup();
     fs::write(s.user_file(), CLAUDE_STATE).unwrap();
     let out = ok(s.run(&["init", "claude-code", "--mcp", "--user"]));
     assert!(out.contains(&s.user_file().display().to_string()), "{out}");
@@ -249,7 +205,7 @@ fn the_user_level_goes_into_claude_json_and_leaves_what_claude_changed_since() {
 
 #[test]
 fn another_binary_is_updated_in_place() {
-    let s = Setup::new();
+    let s = setup();
     let copy = s.path("other/bin/ocmem");
     fs::create_dir_all(copy.parent().unwrap()).unwrap();
     fs::copy(binary(), &copy).unwrap();
@@ -272,7 +228,7 @@ fn another_binary_is_updated_in_place() {
 
 #[test]
 fn print_and_refusals_change_nothing() {
-    let s = Setup::new();
+    let s = setup();
     let before = s.host_files();
     let out = ok(s.run(&["init", "claude-code", "--mcp", "--print"]));
     assert!(out.starts_with(&format!("would write {}", s.project_file().display())));
@@ -292,7 +248,7 @@ fn print_and_refusals_change_nothing() {
 
 #[test]
 fn codex_and_gemini_get_the_snippet_to_add_and_nothing_is_written() {
-    let s = Setup::new();
+    let s = setup();
     let before = s.host_files();
     let bin = binary().display().to_string();
     let codex = ok(s.run(&["init", "codex", "--mcp"]));

@@ -3,6 +3,9 @@
 //! made): each instruction is found as its kind, also once obfuscated in each way the module
 //! undoes, and each look-alike passes.
 
+mod common;
+
+use common::corpus;
 use ocmem::domain::guard::injection::{instructs_agent, InjectionKind};
 use serde_json::Value;
 
@@ -18,13 +21,10 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    CASES
-        .lines()
+    corpus::parse_jsonl::<Value>("cases.jsonl", CASES)
+        .into_iter()
         .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(index, line)| {
-            let case: Value = serde_json::from_str(line)
-                .unwrap_or_else(|e| panic!("cases.jsonl line {}: {e}", index + 1));
+        .map(|(index, case)| {
             let expect = case["expect"].as_str().expect("expect").to_string();
             Case {
                 line: index + 1,
@@ -65,37 +65,29 @@ fn the_corpus_holds_every_kind_in_every_language_and_benign_look_alikes() {
 
 #[test]
 fn every_instruction_is_found_as_its_kind() {
-    let wrong: Vec<String> = cases()
-        .iter()
-        .filter_map(|case| {
-            let expect = case.expect.as_ref()?;
-            let got = found(&case.text);
-            (got.as_ref() != Some(expect)).then(|| {
-                format!(
-                    "line {} ({}): {:?} expected {expect}, got {got:?}",
-                    case.line, case.set, case.text
-                )
-            })
+    corpus::assert_every_case(cases(), |case| {
+        let expect = case.expect.as_ref()?;
+        let got = found(&case.text);
+        (got.as_ref() != Some(expect)).then(|| {
+            format!(
+                "line {} ({}): {:?} expected {expect}, got {got:?}",
+                case.line, case.set, case.text
+            )
         })
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    });
 }
 
 #[test]
 fn no_benign_look_alike_is_taken_for_an_instruction() {
-    let wrong: Vec<String> = cases()
-        .iter()
-        .filter(|case| case.expect.is_none())
-        .filter_map(|case| {
-            found(&case.text).map(|got| {
-                format!(
-                    "line {} ({}): {:?} taken for {got}",
-                    case.line, case.set, case.text
-                )
-            })
+    let benign = cases().into_iter().filter(|case| case.expect.is_none());
+    corpus::assert_every_case(benign, |case| {
+        found(&case.text).map(|got| {
+            format!(
+                "line {} ({}): {:?} taken for {got}",
+                case.line, case.set, case.text
+            )
         })
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    });
 }
 
 // ─── Obfuscations ────────────────────────────────────────────────────────────────────────────
@@ -195,63 +187,71 @@ const READ_IN_WORDS: &[&str] = &[
     "role-reassignment",
 ];
 
+/// Each case `keep` keeps, once obfuscated each way `ways` gives for it: its line, the way's
+/// name, and the obfuscated text.
+fn obfuscated(
+    keep: impl Fn(&Case) -> bool,
+    ways: impl Fn(&Case) -> Vec<Obfuscation>,
+) -> Vec<(usize, &'static str, String)> {
+    cases()
+        .iter()
+        .filter(|case| keep(case))
+        .flat_map(|case| {
+            ways(case)
+                .into_iter()
+                .map(|(name, obfuscate)| (case.line, name, obfuscate(&case.text)))
+        })
+        .collect()
+}
+
 #[test]
 fn every_instruction_is_found_however_it_is_obfuscated() {
-    let mut wrong = Vec::new();
-    for case in cases() {
-        let Some(expect) = case.expect.as_ref().filter(|_| !case.obfuscated) else {
-            continue;
-        };
-        let gaps = READ_IN_WORDS.contains(&expect.as_str());
-        let ways = KEEPING_PUNCTUATION
+    let attacks = |case: &Case| case.expect.is_some() && !case.obfuscated;
+    let ways = |case: &Case| {
+        let gaps = READ_IN_WORDS.contains(&case.expect.as_deref().unwrap());
+        let changing_gaps = CHANGING_GAPS.iter().filter(|_| gaps);
+        KEEPING_PUNCTUATION
             .iter()
-            .chain(CHANGING_GAPS.iter().filter(|_| gaps));
-        for (name, obfuscate) in ways {
-            let text = obfuscate(&case.text);
-            if found(&text).is_none() {
-                wrong.push(format!("line {} with {name}: {text:?}", case.line));
-            }
-        }
-    }
-    assert!(
-        wrong.is_empty(),
-        "{} missed:\n{}",
-        wrong.len(),
-        wrong.join("\n")
-    );
+            .chain(changing_gaps)
+            .copied()
+            .collect()
+    };
+    corpus::assert_every_case(obfuscated(attacks, ways), |(line, name, text)| {
+        found(text)
+            .is_none()
+            .then(|| format!("line {line} with {name}: {text:?} missed"))
+    });
 }
 
 #[test]
 fn benign_look_alikes_stay_benign_with_invisible_characters_and_homoglyphs() {
-    let mut wrong = Vec::new();
-    for case in cases().iter().filter(|c| c.expect.is_none()) {
-        for (name, obfuscate) in KEEPING_PUNCTUATION {
-            let text = obfuscate(&case.text);
-            if let Some(got) = found(&text) {
-                wrong.push(format!(
-                    "line {} with {name}: {text:?} taken for {got}",
-                    case.line
-                ));
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let benign = |case: &Case| case.expect.is_none();
+    let ways = |_: &Case| KEEPING_PUNCTUATION.to_vec();
+    corpus::assert_every_case(obfuscated(benign, ways), |(line, name, text)| {
+        found(text).map(|got| format!("line {line} with {name}: {text:?} taken for {got}"))
+    });
 }
 
 /// Rates per set, printed for the README (run with `--nocapture`).
 #[test]
 fn rates_per_set() {
-    for set in ["tuning", "held-out", "second"] {
+    let groups = ["tuning", "held-out", "second"].map(|set| {
         let cases: Vec<Case> = cases().into_iter().filter(|c| c.set == set).collect();
-        let attacks: Vec<&Case> = cases.iter().filter(|c| c.expect.is_some()).collect();
-        let caught = attacks.iter().filter(|c| found(&c.text).is_some()).count();
-        let benign: Vec<&Case> = cases.iter().filter(|c| c.expect.is_none()).collect();
-        let flagged = benign.iter().filter(|c| found(&c.text).is_some()).count();
-        println!(
-            "{set}: {caught}/{} instructions found, {flagged}/{} look-alikes flagged",
-            attacks.len(),
-            benign.len()
-        );
-        assert!(!attacks.is_empty() && !benign.is_empty());
+        (set, cases)
+    });
+    let counts = ["attacks", "found", "benign", "flagged"];
+    let scores = corpus::score(&counts, groups, |case, tally, _| {
+        let flagged = found(&case.text).is_some();
+        if case.expect.is_some() {
+            tally.add("attacks", 1);
+            tally.add_if("found", flagged);
+        } else {
+            tally.add("benign", 1);
+            tally.add_if("flagged", flagged);
+        }
+    });
+    scores.print();
+    for group in &scores.groups {
+        assert!(group.tally["attacks"] > 0 && group.tally["benign"] > 0);
     }
 }

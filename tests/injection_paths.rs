@@ -54,19 +54,7 @@ fn assert_nothing_stored(env: &Env, words: &[&str]) {
 }
 
 fn active_texts(env: &Env) -> Vec<String> {
-    let file = env
-        .data
-        .join("workspaces")
-        .join(&sha256_hex(DIR)[..16])
-        .join("workspace-memory.json");
-    let memory: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    memory["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["status"] == "active")
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
+    common::active_texts(&env.memory_json(DIR))
 }
 
 fn render_json(env: &Env, session: &str, prompt: &str) -> Value {

@@ -48,14 +48,9 @@ struct Workspace {
 impl Workspace {
     fn new() -> Workspace {
         let env = Env::new();
-        let repo = env.tmp.path().join("demo");
-        fs::create_dir_all(repo.join(".git")).unwrap();
-        fs::create_dir_all(repo.join("src")).unwrap();
+        let repo = env.folder("demo", &[".git", "src"]);
         fs::create_dir_all(env.tmp.path().join("home")).unwrap();
-        let repo = fs::canonicalize(repo)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let repo = repo.to_string_lossy().into_owned();
         Workspace { env, repo }
     }
 
@@ -112,16 +107,7 @@ impl Workspace {
     }
 
     fn memory_bytes(&self) -> Vec<u8> {
-        let root = &self.repo;
-        let key = &common::sha256_hex(root)[..16];
-        fs::read(
-            self.env
-                .data
-                .join("workspaces")
-                .join(key)
-                .join("workspace-memory.json"),
-        )
-        .unwrap_or_default()
+        fs::read(self.env.memory_file(&self.repo)).unwrap_or_default()
     }
 
     /// Runs the client with `calls`; returns its report.

@@ -16,7 +16,7 @@ const DAY_MS: i64 = 86_400_000;
 const NOW_MS: i64 = 1_795_276_800_000;
 
 fn workspace_dir(env: &Env) -> PathBuf {
-    env.data.join("workspaces").join(&sha256_hex(DIR)[..16])
+    env.workspace_dir(DIR)
 }
 
 fn iso(ms: i64) -> String {

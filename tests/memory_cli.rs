@@ -21,10 +21,7 @@ struct Repo {
 impl Repo {
     fn new() -> Repo {
         let env = Env::new();
-        let root = env.tmp.path().join("demo");
-        fs::create_dir_all(root.join(".git")).unwrap();
-        fs::create_dir_all(root.join("src/lib")).unwrap();
-        let root = fs::canonicalize(root).unwrap();
+        let root = env.folder("demo", &[".git", "src/lib"]);
         Repo { env, root }
     }
 
@@ -93,6 +90,20 @@ impl Repo {
             .find(|e| e["id"] == id)
             .cloned()
             .unwrap_or_else(|| panic!("no entry {id}"))
+    }
+
+    /// `ocmem <args>` run from the repository's root with `vars` set, and without `run`'s
+    /// clearing of the user's settings.
+    fn in_root(&self, vars: &[(&str, &str)], args: &[&str]) -> Output {
+        let mut cmd = self.env.ocmem();
+        cmd.current_dir(&self.root).envs(vars.iter().copied());
+        cmd.args(args).output().unwrap()
+    }
+
+    /// `ocmem <args>` run from the test's own directory, with `vars` set.
+    fn outside(&self, vars: &[(&str, &str)], args: &[&str]) -> Output {
+        let mut cmd = self.env.ocmem();
+        cmd.envs(vars.iter().copied()).args(args).output().unwrap()
     }
 
     /// The render a new OpenCode session of the repository gets.
@@ -928,9 +939,7 @@ fn memory_off_silences_every_hook_for_that_workspace_only() {
     assert!(!out.status.success());
 
     // Another workspace is unaffected.
-    let other = repo.env.tmp.path().join("other");
-    fs::create_dir_all(&other).unwrap();
-    let other = fs::canonicalize(other).unwrap();
+    let other = repo.env.folder("other", &[]);
     let printed = repo.env.run(&["render"], json!({"directory": other, "sessionID": "s", "prompt": "remember this: always run the linters first"}).to_string());
     assert!(
         stdout(&printed).contains("always run the linters first"),
@@ -939,42 +948,25 @@ fn memory_off_silences_every_hook_for_that_workspace_only() {
     );
 
     // doctor and baseline say so; where too.
-    let doctor = repo
-        .env
-        .ocmem()
-        .current_dir(&repo.root)
-        .arg("doctor")
-        .output()
-        .unwrap();
+    let doctor = repo.in_root(&[], &["doctor"]);
     assert!(
         stdout(&doctor).contains("memory       OFF for this workspace"),
         "{}",
         stdout(&doctor)
     );
-    let doctor = repo
-        .env
-        .ocmem()
-        .current_dir(&repo.root)
-        .args(["doctor", "--json"])
-        .output()
-        .unwrap();
+    let doctor = repo.in_root(&[], &["doctor", "--json"]);
     let report: Value = serde_json::from_str(&stdout(&doctor)).unwrap();
     assert_eq!(
         report["memory"],
         json!({"on": false, "off_by": "workspace"})
     );
-    let baseline = repo.env.ocmem().arg("baseline").output().unwrap();
+    let baseline = repo.outside(&[], &["baseline"]);
     assert!(
         stdout(&baseline).contains(&format!("memory off for workspace {}", repo.key())),
         "{}",
         stdout(&baseline)
     );
-    let baseline = repo
-        .env
-        .ocmem()
-        .args(["baseline", "--json"])
-        .output()
-        .unwrap();
+    let baseline = repo.outside(&[], &["baseline", "--json"]);
     let audit: Value = serde_json::from_str(&stdout(&baseline)).unwrap();
     let offs: Vec<(String, bool)> = audit["workspaces"]
         .as_array()
@@ -1003,13 +995,7 @@ fn memory_off_silences_every_hook_for_that_workspace_only() {
     assert!(out.starts_with("memory is on again"), "{out}");
     assert!(!marker.exists());
     assert!(repo.render("ses_back").contains("staging cluster"));
-    let doctor = repo
-        .env
-        .ocmem()
-        .current_dir(&repo.root)
-        .arg("doctor")
-        .output()
-        .unwrap();
+    let doctor = repo.in_root(&[], &["doctor"]);
     assert!(
         stdout(&doctor).contains("memory       on\n"),
         "{}",
@@ -1054,48 +1040,22 @@ fn ocmem_disable_silences_every_hook_and_reads_its_whole_event() {
         assert_success(&out);
         assert!(stdout(&out).contains("linters"), "OCMEM_DISABLE={value:?}");
     }
-    let doctor = repo
-        .env
-        .ocmem()
-        .current_dir(&repo.root)
-        .env("OCMEM_DISABLE", "1")
-        .args(["doctor", "--json"])
-        .output()
-        .unwrap();
+    let doctor = repo.in_root(&[("OCMEM_DISABLE", "1")], &["doctor", "--json"]);
     let report: Value = serde_json::from_str(&stdout(&doctor)).unwrap();
     assert_eq!(report["memory"]["off_by"], "env");
-    let baseline = repo
-        .env
-        .ocmem()
-        .env("OCMEM_DISABLE", "1")
-        .arg("baseline")
-        .output()
-        .unwrap();
+    let baseline = repo.outside(&[("OCMEM_DISABLE", "1")], &["baseline"]);
     assert!(
         stdout(&baseline).contains("memory off: OCMEM_DISABLE is set"),
         "{}",
         stdout(&baseline)
     );
-    let baseline = repo
-        .env
-        .ocmem()
-        .env("OCMEM_DISABLE", "1")
-        .args(["baseline", "--json"])
-        .output()
-        .unwrap();
+    let baseline = repo.outside(&[("OCMEM_DISABLE", "1")], &["baseline", "--json"]);
     assert_eq!(
         serde_json::from_str::<Value>(&stdout(&baseline)).unwrap()["disabledByEnv"],
         true
     );
     // People can still look at memory while it is off.
-    let listed = repo
-        .env
-        .ocmem()
-        .current_dir(&repo.root)
-        .env("OCMEM_DISABLE", "1")
-        .args(["memory", "list"])
-        .output()
-        .unwrap();
+    let listed = repo.in_root(&[("OCMEM_DISABLE", "1")], &["memory", "list"]);
     assert_success(&listed);
     assert!(
         stdout(&listed).contains("linters") && stdout(&listed).contains("OCMEM_DISABLE is set"),

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::{assert_success, bash, file_tool, stderr, stdout, Env};
+use common::{active_files, assert_success, bash, file_tool, stderr, stdout, Env};
 use serde_json::{json, Value};
 
 const TS_ERROR: &str = "src/index.ts(10,3): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.";
@@ -22,9 +22,7 @@ struct Workspace {
 impl Workspace {
     fn new() -> Workspace {
         let env = Env::new();
-        let root = env.tmp.path().join("demo");
-        fs::create_dir_all(root.join("src")).unwrap();
-        let root = fs::canonicalize(root).unwrap();
+        let root = env.folder("demo", &["src"]);
         Workspace { env, root }
     }
 
@@ -120,18 +118,7 @@ fn json_lists_the_sessions_files_and_errors_and_nothing_of_another_session() {
     assert_eq!(value["off"], false);
     assert_eq!(value["workspace"]["root"], ws.root());
     // Files best first (the twice-edited one before the read), relative to the root.
-    let files: Vec<(&str, &str, u64)> = value["activeFiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap(),
-                f["action"].as_str().unwrap(),
-                f["count"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let files = active_files(&value["activeFiles"]);
     assert_eq!(
         files,
         [("src/index.ts", "edit", 2), ("README.md", "read", 1)]

@@ -19,10 +19,7 @@ const NOW_MS: i64 = 1_795_276_800_000;
 const SOURCES: [&str; 3] = ["compaction", "explicit", "manual"];
 
 fn memory_file(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DIR)[..16])
-        .join("workspace-memory.json")
+    env.memory_file(DIR)
 }
 
 fn grown_store() -> Value {

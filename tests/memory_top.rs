@@ -17,7 +17,7 @@ const DIR: &str = "/nonexistent/ocmem-tests/top";
 const NOW_MS: i64 = 1_795_276_800_000;
 
 fn workspace_dir(env: &Env) -> PathBuf {
-    env.data.join("workspaces").join(&sha256_hex(DIR)[..16])
+    env.workspace_dir(DIR)
 }
 
 fn memory_file(env: &Env) -> PathBuf {

@@ -25,17 +25,23 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod e2e;
+
+use e2e::demo::{self, write};
+use e2e::model::{self, Exchange, Kind, BAD_CANDIDATES, GOOD_CANDIDATES};
+use e2e::model::{MANUAL_MEMORY, MANUAL_QUERY, TOOLS_PROMPT};
+use e2e::opencode::{self, Installed};
+use e2e::plugin_deps::{self, Seeded, Tripwire};
+use e2e::process::run;
+use e2e::scenario::{
+    assert_within, from_ocmem_header, CANDIDATES_HEADER, FIRST_PROMPT, INSTALL_TIMEOUT, REMEMBERED,
+    SHORT_TIMEOUT,
+};
+use e2e::stores::{self, section};
+use e2e::workdir::{KeepOnFailure, Layout};
+
 /// The pinned OpenCode release.
 const OPENCODE_VERSION: &str = "1.18.33";
-
-/// The user's message in the first session: a task, and a rule to remember.
-const FIRST_PROMPT: &str =
-    "please fix the typecheck. remember this: always run npm run typecheck before committing";
-/// A user message the scripted model answers plainly (the harness's second session for other
-/// hosts); this test's second session asks `model::TOOLS_PROMPT` instead.
-const SECOND_PROMPT: &str = "what should I keep in mind when I change this repository?";
-/// What the first message asks to remember.
-const REMEMBERED: &str = "always run npm run typecheck before committing";
 
 /// The tools the plugin gives the agent.
 const PLUGIN_TOOLS: [&str; 5] = [
@@ -52,55 +58,11 @@ const COMMIT_SUBJECTS: [&str; 2] = [
     "feat: add error handling",
 ];
 
-/// The compaction candidates the scripted summary proposes: two that belong in workspace memory,
-/// a commit subject and a raw error that do not.
-const GOOD_CANDIDATES: [&str; 2] = [
-    "Use npm scripts for typecheck because the CI calls them directly",
-    "This repo is a TypeScript demo with strict typecheck via check.js",
-];
-const BAD_CANDIDATES: [&str; 2] = [
-    "fix: add new feature",
-    "TypeError: Cannot read property 'x' of undefined",
-];
-
-/// Every process and the whole test stay within these, at least three times what they took on a
-/// busy two-core machine: the install about a minute cold (once per machine, under a second
-/// after), the first `opencode run` up to 33 s, the whole test up to two minutes cold.
+/// The whole test, and each `opencode run`, stay within these, at least three times what they
+/// took on a busy two-core machine: the install about a minute cold (once per machine, under a
+/// second after), the first `opencode run` up to 33 s, the whole test up to two minutes cold.
 const TEST_BUDGET: Duration = Duration::from_secs(480);
-const INSTALL_TIMEOUT: Duration = Duration::from_secs(300);
 const RUN_TIMEOUT: Duration = Duration::from_secs(90);
-const SHORT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The demo repository.
-#[path = "e2e/demo.rs"]
-mod demo;
-#[path = "e2e/http.rs"]
-mod http;
-/// The scripted model server.
-#[path = "e2e/model.rs"]
-mod model;
-/// Installing and isolating OpenCode.
-#[path = "e2e/opencode.rs"]
-mod opencode;
-/// The plugin API OpenCode would install, seeded, and the registry tripwire.
-#[path = "e2e/plugin_deps.rs"]
-mod plugin_deps;
-#[path = "e2e/process.rs"]
-mod process;
-/// What ocmem stored and rendered.
-#[path = "e2e/stores.rs"]
-mod stores;
-/// The temporary directory, kept on failure.
-#[path = "e2e/workdir.rs"]
-mod workdir;
-
-use demo::write;
-use model::{Exchange, Kind, MANUAL_MEMORY, MANUAL_QUERY, TOOLS_PROMPT};
-use opencode::Installed;
-use plugin_deps::{Seeded, Tripwire};
-use process::run;
-use stores::{section, OCMEM_HEADERS};
-use workdir::{KeepOnFailure, Layout};
 
 /// OpenCode's own log directory.
 fn opencode_logs(layout: &Layout) -> PathBuf {
@@ -116,9 +78,8 @@ fn opencode_logs(layout: &Layout) -> PathBuf {
 /// "errors", OpenCode's configuration for the scripted model, and the ocmem plugin.
 fn make_demo_repo(layout: &Layout, base_url: &str, deadline: Instant) {
     let demo = &layout.demo;
-    demo::write_typescript_project(demo);
-    write(demo, ".gitignore", "fixed\n.opencode/\nopencode.json\n");
-    demo::git_repo(layout, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
+    let ignored = "fixed\n.opencode/\nopencode.json\n";
+    demo::typescript_repo(layout, ignored, &COMMIT_SUBJECTS, SHORT_TIMEOUT, deadline);
     write(
         demo,
         "opencode.json",
@@ -170,11 +131,7 @@ fn session_id(stdout: &str) -> String {
 
 /// The part of a system prompt ocmem added: from its first header to the end.
 fn ocmem_block(system: &str) -> &str {
-    OCMEM_HEADERS
-        .iter()
-        .filter_map(|header| system.find(header))
-        .min()
-        .map_or("", |start| &system[start..])
+    from_ocmem_header(system).unwrap_or("")
 }
 
 /// The one agent step of the first session (before its compaction) that holds `results` tool
@@ -280,11 +237,7 @@ fn is_plugin_problem(line: &str) -> bool {
 fn ocmem_gives_opencode_a_working_memory() {
     let started = Instant::now();
     let deadline = started + TEST_BUDGET;
-    let dir = tempfile::Builder::new()
-        .prefix("ocmem-e2e-")
-        .tempdir()
-        .unwrap();
-    let layout = Layout::new(dir.path());
+    let (dir, layout) = Layout::temp("ocmem-e2e-");
     let workspace = stores::workspace_dir(&layout);
     let server = model::Server::start(layout.demo.clone());
     let _keep = KeepOnFailure::new(
@@ -488,7 +441,7 @@ fn ocmem_gives_opencode_a_working_memory() {
         summaries[0]
             .user_texts()
             .iter()
-            .any(|t| t.contains(model::CANDIDATES_HEADER)),
+            .any(|t| t.contains(CANDIDATES_HEADER)),
         "the compaction prompt lacks ocmem's `Memory candidates:` instructions"
     );
     assert!(
@@ -630,7 +583,5 @@ fn ocmem_gives_opencode_a_working_memory() {
 
     assert_nothing_installed(&layout, &registry, &seeded);
 
-    let elapsed = started.elapsed();
-    eprintln!("ocmem e2e: passed in {elapsed:.1?}");
-    assert!(elapsed < TEST_BUDGET, "took {elapsed:?}");
+    assert_within(started, TEST_BUDGET, "ocmem e2e");
 }

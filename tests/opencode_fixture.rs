@@ -67,18 +67,7 @@ fn every_tool_payload_of_the_recorded_session() {
     assert_eq!(categories(&env), ["test"]);
 
     let state = env.session_json(DEMO_DIR, DEMO_SESSION);
-    let files: Vec<(&str, &str, u64)> = state["activeFiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap(),
-                f["action"].as_str().unwrap(),
-                f["count"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let files = active_files(&state["activeFiles"]);
     assert_eq!(
         files,
         [

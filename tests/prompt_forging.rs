@@ -98,13 +98,7 @@ fn stored_strings(env: &Env) -> Vec<String> {
 }
 
 fn render_prompt(env: &Env, session: &str, prompt: &str, message: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": DEMO_DIR, "sessionID": session, "prompt": prompt, "messageID": message})
-            .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(DEMO_DIR, session, message, prompt)
 }
 
 #[test]
@@ -151,12 +145,7 @@ fn forged_file_paths_cannot_reach_the_block_as_structure() {
 
     // Stored paths hold no line break and nothing hidden either.
     let session = env.session_json(DEMO_DIR, SESSION);
-    let paths: Vec<&str> = session["activeFiles"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
+    let paths: Vec<&str> = field_strs(&session["activeFiles"], "path");
     assert_eq!(paths.len(), 4, "{paths:?}");
     for path in paths {
         assert!(

@@ -339,14 +339,7 @@ fn the_sweep_removes_outputs_older_than_the_ttl_and_their_empty_folders() {
     assert!(!old.parent().unwrap().exists() && new.is_file());
 
     // With a TTL of 7 days the other goes too, and the outputs folder with it.
-    let out = env
-        .ocmem()
-        .env("OCMEM_TTL_DAYS", "7")
-        .args(["gc", "--sweep", "--json"])
-        .output()
-        .unwrap();
-    assert_success(&out);
-    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let report = env.sweep_with_ttl(NOW, "7");
     assert_eq!(kinds(&report, "old-output"), [new.display().to_string()]);
     assert!(!env.data.join(outputs_root(DEMO_DIR)).exists(), "{report}");
 }

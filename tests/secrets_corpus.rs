@@ -7,6 +7,10 @@ use std::borrow::Cow;
 
 use ocmem::domain::guard::secrets::{scrub, secret_kinds};
 
+mod common;
+
+use common::corpus;
+
 const CORPUS: &str = include_str!("fixtures/secrets/corpus.tsv");
 
 struct Row<'a> {
@@ -18,59 +22,49 @@ struct Row<'a> {
 }
 
 fn rows() -> Vec<Row<'static>> {
-    CORPUS
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
-        .map(|(index, line)| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cells.len(), 4, "corpus line {}: {line:?}", index + 1);
-            Row {
-                line: index + 1,
-                expect: cells[0],
-                kind: cells[1],
-                text: cells[2],
-                hidden: cells[3],
-            }
+    corpus::tsv_rows(CORPUS, 4)
+        .into_iter()
+        .map(|(line, cells)| Row {
+            line,
+            expect: cells[0],
+            kind: cells[1],
+            text: cells[2],
+            hidden: cells[3],
         })
         .collect()
 }
 
 #[test]
 fn every_credential_in_the_corpus_is_replaced_with_its_kind() {
-    let mut failures = Vec::new();
-    for row in rows().iter().filter(|row| row.expect == "scrub") {
+    let credentials = rows().into_iter().filter(|row| row.expect == "scrub");
+    corpus::assert_every_case(credentials, |row| {
         let scrubbed = scrub(row.text);
         let marker = format!("[REDACTED:{}]", row.kind);
         let kinds = secret_kinds(row.text);
         if scrubbed.contains(row.hidden) || !scrubbed.contains(&marker) || kinds != [row.kind] {
-            failures.push(format!(
+            Some(format!(
                 "line {} ({}): {:?} -> {:?}, kinds {:?}",
                 row.line, row.kind, row.text, scrubbed, kinds
-            ));
+            ))
         } else if !matches!(scrub(&scrubbed), Cow::Borrowed(_)) {
-            failures.push(format!(
+            Some(format!(
                 "line {}: scrubbing again changed {scrubbed:?}",
                 row.line
-            ));
+            ))
+        } else {
+            None
         }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    });
 }
 
 #[test]
 fn every_decoy_in_the_corpus_is_left_alone() {
-    let mut failures = Vec::new();
-    for row in rows().iter().filter(|row| row.expect == "keep") {
+    let decoys = rows().into_iter().filter(|row| row.expect == "keep");
+    corpus::assert_every_case(decoys, |row| {
         let scrubbed = scrub(row.text);
-        if !matches!(scrubbed, Cow::Borrowed(_)) || !secret_kinds(row.text).is_empty() {
-            failures.push(format!(
-                "line {}: {:?} -> {:?}",
-                row.line, row.text, scrubbed
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+        (!matches!(scrubbed, Cow::Borrowed(_)) || !secret_kinds(row.text).is_empty())
+            .then(|| format!("line {}: {:?} -> {:?}", row.line, row.text, scrubbed))
+    });
 }
 
 #[test]

@@ -58,14 +58,11 @@ fn assert_not_stored(env: &Env, secrets: &[&str]) {
 }
 
 fn memory_file(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DIR)[..16])
-        .join("workspace-memory.json")
+    env.memory_file(DIR)
 }
 
 fn memory(env: &Env) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(memory_file(env)).unwrap()).unwrap()
+    env.memory_json(DIR)
 }
 
 fn run_ok(env: &Env, args: &[&str], event: Value) -> String {

@@ -4,21 +4,14 @@
 
 mod common;
 
+use common::hooks::{claude_code_event, hook};
 use common::*;
 use serde_json::{json, Value};
 
 const SESSION: &str = "ses_steering_1";
 
-fn memory_path(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DEMO_DIR)[..16])
-        .join("workspace-memory.json")
-}
-
 fn entries(env: &Env) -> Vec<Value> {
-    let text = std::fs::read_to_string(memory_path(env)).unwrap();
-    let memory: Value = serde_json::from_str(&text).unwrap();
+    let memory = env.memory_json(DEMO_DIR);
     memory["entries"].as_array().unwrap().clone()
 }
 
@@ -30,30 +23,12 @@ fn entry<'a>(entries: &'a [Value], text: &str) -> &'a Value {
 }
 
 fn render(env: &Env, session: &str, message: &str, prompt: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": DEMO_DIR, "sessionID": session, "messageID": message,
-               "prompt": prompt})
-        .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(DEMO_DIR, session, message, prompt)
 }
 
 fn claude(env: &Env, session: &str, name: &str, extra: Value) -> String {
-    let mut event = json!({
-        "session_id": session,
-        "transcript_path": "/home/dev/.claude/projects/-home-dev-demo/s.jsonl",
-        "cwd": DEMO_DIR,
-        "hook_event_name": name,
-    });
-    event
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    let out = env.run(&["hook", "claude-code"], event.to_string());
-    assert_success(&out);
-    let printed = stdout(&out);
+    let event = claude_code_event(session, name, extra);
+    let printed = hook(env, "claude-code", &event);
     if printed.is_empty() {
         return printed;
     }
@@ -164,7 +139,7 @@ fn decoys_and_weak_requests_change_nothing_on_disk() {
         "m1",
         "remember: use pnpm for all packages. Remember that pnpm-lock.yaml must be committed.",
     );
-    let before = std::fs::read(memory_path(&env)).unwrap();
+    let before = std::fs::read(env.memory_file(DEMO_DIR)).unwrap();
     for (n, message) in [
         "I forgot to run pnpm install before committing",
         "should we forget about pnpm?",
@@ -179,7 +154,7 @@ fn decoys_and_weak_requests_change_nothing_on_disk() {
     {
         let shown = render(&env, SESSION, &format!("d{n}"), message);
         assert_eq!(
-            std::fs::read(memory_path(&env)).unwrap(),
+            std::fs::read(env.memory_file(DEMO_DIR)).unwrap(),
             before,
             "{message}"
         );

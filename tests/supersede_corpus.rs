@@ -12,9 +12,10 @@ use ocmem::domain::capture::explicit::capture;
 use ocmem::domain::memory::workspace::{merge, EntryStatus, Merged};
 use ocmem::domain::steer::supersede::{replace, updated_by};
 
-mod steering_corpus;
+mod common;
 
-use steering_corpus::{explicit, Case, LANGUAGES};
+use common::corpus;
+use common::steering_corpus::{self, explicit, Case};
 
 fn cases(language: &str) -> Vec<Case> {
     steering_corpus::cases("supersede", language, "superseded")
@@ -47,30 +48,26 @@ fn superseded(case: &Case) -> Option<BTreeSet<String>> {
 
 #[test]
 fn every_case_the_rules_were_written_from_passes_exactly() {
-    let mut failures = Vec::new();
-    for language in LANGUAGES {
-        for case in cases(language).into_iter().filter(|case| !case.held_out) {
-            let got = superseded(&case);
-            if got.as_ref() != Some(&case.expected) {
-                failures.push(format!(
-                    "{}: expected {:?}, got {:?} (captured {:?})",
-                    case.id,
-                    case.expected,
-                    got,
-                    capture(&case.message)
-                ));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let cases = corpus::in_every_language(cases, |case| !case.held_out);
+    corpus::assert_every_case(cases, |case| {
+        let got = superseded(case);
+        (got.as_ref() != Some(&case.expected)).then(|| {
+            format!(
+                "{}: expected {:?}, got {:?} (captured {:?})",
+                case.id,
+                case.expected,
+                got,
+                capture(&case.message)
+            )
+        })
+    });
 }
 
 #[test]
 fn every_language_has_updates_and_decoys() {
-    for language in LANGUAGES {
-        let cases = cases(language);
-        let updates = cases.iter().filter(|c| !c.expected.is_empty()).count();
-        let decoys = cases.len() - updates;
+    for (language, updates, decoys) in
+        corpus::expecting_and_decoys(cases, |c| !c.expected.is_empty())
+    {
         assert!(
             updates >= 5 && decoys >= 4,
             "{language}: {updates} updates, {decoys} decoys"
@@ -78,58 +75,27 @@ fn every_language_has_updates_and_decoys() {
     }
 }
 
-#[derive(Default, Debug)]
-struct Tally {
-    messages: usize,
-    not_captured: usize,
-    expected: usize,
-    superseded: usize,
-    wrong: usize,
-}
-
 #[test]
 fn held_out_cases_meet_the_targets() {
-    let mut total = Tally::default();
-    let mut report = Vec::new();
-    for language in LANGUAGES {
-        let mut tally = Tally::default();
-        for case in cases(language).into_iter().filter(|case| case.held_out) {
-            tally.messages += 1;
-            tally.expected += case.expected.len();
-            let Some(got) = superseded(&case) else {
-                tally.not_captured += 1;
-                report.push(format!("  {} captured nothing", case.id));
-                continue;
-            };
-            tally.superseded += got.intersection(&case.expected).count();
-            tally.wrong += got.difference(&case.expected).count();
-            for text in got.difference(&case.expected) {
-                report.push(format!("  {} wrongly superseded {text:?}", case.id));
-            }
-            for text in case.expected.difference(&got) {
-                report.push(format!("  {} missed {text:?}", case.id));
-            }
-        }
-        report.push(format!("{language}: {tally:?}"));
-        total.messages += tally.messages;
-        total.not_captured += tally.not_captured;
-        total.expected += tally.expected;
-        total.superseded += tally.superseded;
-        total.wrong += tally.wrong;
-    }
-    let report = report.join("\n");
-    eprintln!("{report}\ntotal: {total:?}");
-    assert!(total.expected > 0 && total.messages >= 25, "{total:?}");
+    let scores = steering_corpus::score_held_out(
+        "supersede",
+        "superseded",
+        ("superseded", "superseded"),
+        superseded,
+    );
+    scores.print();
+    let (total, report) = (&scores.total, scores.report());
+    assert!(total["expected"] > 0 && total["messages"] >= 25, "{total}");
     assert!(
-        total.superseded * 100 >= total.expected * 80,
+        total["superseded"] * 100 >= total["expected"] * 80,
         "superseded {} of {} held-out entries:\n{report}",
-        total.superseded,
-        total.expected
+        total["superseded"],
+        total["expected"]
     );
     assert!(
-        total.wrong * 50 <= total.messages,
+        total["wrong"] * 50 <= total["messages"],
         "{} wrong entries superseded in {} held-out messages:\n{report}",
-        total.wrong,
-        total.messages
+        total["wrong"],
+        total["messages"]
     );
 }

@@ -2,20 +2,17 @@
 //! of the team file, and each text that holds, or still looks like, a secret or an instruction
 //! is refused for the reason the row names.
 
+mod common;
+
+use common::corpus;
 use ocmem::domain::memory::team::gate::{refusal, Refusal};
 
 const CORPUS: &str = include_str!("fixtures/team-gate/corpus.tsv");
 
 fn rows() -> Vec<(usize, &'static str, &'static str)> {
-    CORPUS
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
-        .map(|(at, line)| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cells.len(), 3, "corpus line {}: {line:?}", at + 1);
-            (at + 1, cells[0], cells[1])
-        })
+    corpus::tsv_rows(CORPUS, 3)
+        .into_iter()
+        .map(|(line, cells)| (line, cells[0], cells[1]))
         .collect()
 }
 
@@ -36,16 +33,12 @@ fn each_row_passes_or_is_refused_for_its_reason() {
         passing >= 10 && rows.len() - passing >= 10,
         "corpus too small"
     );
-    let wrong: Vec<String> = rows
-        .iter()
-        .filter_map(|&(line, expect, text)| {
-            let got = refusal(text, None);
-            let got_class = got.as_ref().map_or("pass", class);
-            let want = expect.strip_prefix("refuse:").unwrap_or(expect);
-            (got_class != want).then(|| format!("line {line}: want {want}, got {got:?}: {text}"))
-        })
-        .collect();
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    corpus::assert_every_case(rows, |&(line, expect, text)| {
+        let got = refusal(text, None);
+        let got_class = got.as_ref().map_or("pass", class);
+        let want = expect.strip_prefix("refuse:").unwrap_or(expect);
+        (got_class != want).then(|| format!("line {line}: want {want}, got {got:?}: {text}"))
+    });
 }
 
 #[test]

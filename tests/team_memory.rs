@@ -83,6 +83,15 @@ impl Team {
             .unwrap()
     }
 
+    /// `ocmem memory add --team --type <kind> <text>` as `person` in `dir`.
+    fn add_plain(&self, dir: &Path, person: &str, kind: &str, text: &str) -> Output {
+        self.ocmem(
+            dir,
+            person,
+            &["memory", "add", "--team", "--type", kind, text],
+        )
+    }
+
     /// `ocmem memory add --team` of `text` as `kind`; returns the new entry's id.
     fn add(&self, dir: &Path, person: &str, kind: &str, text: &str) -> String {
         let out = self.ocmem(
@@ -94,6 +103,21 @@ impl Team {
         let value: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(value["outcome"], "added", "{value}");
         value["entry"]["id"].as_str().unwrap().to_string()
+    }
+
+    /// On a new branch `branch` of `dir`, `person` adds each `(kind, text)` to the team file and
+    /// commits them with `message`; returns the new entries' ids.
+    fn commit_on_branch<const N: usize>(
+        &self,
+        (dir, person): (&Path, &str),
+        branch: &str,
+        entries: [(&str, &str); N],
+        message: &str,
+    ) -> [String; N] {
+        git(dir, &["switch", "-q", "-c", branch]);
+        let ids = entries.map(|(kind, text)| self.add(dir, person, kind, text));
+        git(dir, &["commit", "-q", "-am", message]);
+        ids
     }
 
     /// `memory list --team --json` as `person` in `dir`.
@@ -162,35 +186,31 @@ fn entries_added_on_two_branches_merge_without_a_conflict() {
     let base = team.team_list(&alice, "alice");
     assert_eq!(ids_and_texts(&base).len(), 5);
 
-    git(&alice, &["switch", "-q", "-c", "release-notes"]);
-    let alice_decision = team.add(
-        &alice,
-        "alice",
-        "decision",
-        "Release notes are written in CHANGELOG.md under Unreleased",
+    let [alice_decision, alice_project] = team.commit_on_branch(
+        (&alice, "alice"),
+        "release-notes",
+        [
+            (
+                "decision",
+                "Release notes are written in CHANGELOG.md under Unreleased",
+            ),
+            ("project", "The payments service owns the invoices table"),
+        ],
+        "Share release-notes rule",
     );
-    let alice_project = team.add(
-        &alice,
-        "alice",
-        "project",
-        "The payments service owns the invoices table",
-    );
-    git(&alice, &["commit", "-q", "-am", "Share release-notes rule"]);
 
-    git(&bob, &["switch", "-q", "-c", "migrations"]);
-    let bob_decision = team.add(
-        &bob,
-        "bob",
-        "decision",
-        "Schema migrations are append-only once merged",
+    let [bob_decision, bob_reference] = team.commit_on_branch(
+        (&bob, "bob"),
+        "migrations",
+        [
+            ("decision", "Schema migrations are append-only once merged"),
+            (
+                "reference",
+                "Runbooks live in docs/runbooks, one file per alert",
+            ),
+        ],
+        "Share migration rule",
     );
-    let bob_reference = team.add(
-        &bob,
-        "bob",
-        "reference",
-        "Runbooks live in docs/runbooks, one file per alert",
-    );
-    git(&bob, &["commit", "-q", "-am", "Share migration rule"]);
     git(&bob, &["push", "-q", "origin", "migrations"]);
 
     // The premise of "the common case": the two new decisions land between different bullets
@@ -250,17 +270,11 @@ fn entries_added_on_two_branches_merge_without_a_conflict() {
     }
     // The merge is the canonical file: a later change rewrites only its own line.
     let merged_text = team_text(&alice);
-    let again = team.ocmem(
+    let again = team.add_plain(
         &alice,
         "alice",
-        &[
-            "memory",
-            "add",
-            "--team",
-            "--type",
-            "decision",
-            "Schema migrations are append-only once merged",
-        ],
+        "decision",
+        "Schema migrations are append-only once merged",
     );
     assert_success(&again);
     assert!(stdout(&again).contains("holds it already"));
@@ -383,22 +397,18 @@ fn two_first_entries_of_one_section_conflict_plainly_and_both_are_kept() {
     let team = Team::new();
     let alice = team.clone_as("alice");
     let bob = team.clone_as("bob");
-    git(&alice, &["switch", "-q", "-c", "a"]);
-    let a = team.add(
-        &alice,
-        "alice",
-        "reference",
-        "Dashboards are in Grafana, folder Payments",
+    let [a] = team.commit_on_branch(
+        (&alice, "alice"),
+        "a",
+        [("reference", "Dashboards are in Grafana, folder Payments")],
+        "a",
     );
-    git(&alice, &["commit", "-q", "-am", "a"]);
-    git(&bob, &["switch", "-q", "-c", "b"]);
-    let b = team.add(
-        &bob,
-        "bob",
-        "reference",
-        "The API schema is api/openapi.yaml",
+    let [b] = team.commit_on_branch(
+        (&bob, "bob"),
+        "b",
+        [("reference", "The API schema is api/openapi.yaml")],
+        "b",
     );
-    git(&bob, &["commit", "-q", "-am", "b"]);
     git(&bob, &["push", "-q", "origin", "b"]);
     git(&alice, &["fetch", "-q", "origin"]);
     assert!(!git_status(&alice, &["merge", "--no-edit", "origin/b"])
@@ -614,17 +624,11 @@ fn a_file_written_by_hand_is_read_and_rewritten_canonically_with_a_note() {
 
     // Reading never rewrites it.
     assert_eq!(team_text(&alice), by_hand);
-    let out = team.ocmem(
+    let out = team.add_plain(
         &alice,
         "alice",
-        &[
-            "memory",
-            "add",
-            "--team",
-            "--type",
-            "feedback",
-            "Ask for review from the owning team",
-        ],
+        "feedback",
+        "Ask for review from the owning team",
     );
     assert_success(&out);
     assert!(
@@ -641,17 +645,11 @@ fn a_file_written_by_hand_is_read_and_rewritten_canonically_with_a_note() {
     assert!(team_text(&alice).starts_with("# Team memory\n"));
 
     // Canonical from then on: the next change says nothing of it.
-    let out = team.ocmem(
+    let out = team.add_plain(
         &alice,
         "alice",
-        &[
-            "memory",
-            "add",
-            "--team",
-            "--type",
-            "project",
-            "The payments service owns the invoices table",
-        ],
+        "project",
+        "The payments service owns the invoices table",
     );
     assert_success(&out);
     assert!(!stdout(&out).contains("canonical"), "{}", stdout(&out));

@@ -23,33 +23,19 @@ fn user_file(env: &Env) -> std::path::PathBuf {
 }
 
 fn workspace_file(env: &Env, root: &str) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(root)[..16])
-        .join("workspace-memory.json")
+    env.memory_file(root)
 }
 
+/// The texts of the active entries of the store at `path`; none when it is missing.
 fn active_texts(path: &std::path::Path) -> Vec<String> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
     };
-    serde_json::from_str::<Value>(&text).unwrap()["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["status"] == "active")
-        .map(|e| e["text"].as_str().unwrap().to_string())
-        .collect()
+    common::active_texts(&serde_json::from_str(&text).unwrap())
 }
 
 fn say(env: &Env, dir: &str, session: &str, message_id: &str, prompt: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": dir, "sessionID": session, "prompt": prompt, "messageID": message_id})
-            .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(dir, session, message_id, prompt)
 }
 
 #[test]

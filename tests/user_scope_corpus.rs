@@ -4,23 +4,10 @@
 //! capture nothing. And no message of the explicit-memory corpus, none of which speaks of
 //! other projects, is taken for user memory.
 
+mod common;
+
+use common::corpus;
 use ocmem::domain::capture::explicit::{capture, Addressee};
-use serde_json::Value;
-
-const LANGUAGES: &[&str] = &[
-    "en", "zh-hans", "zh-hant", "ja", "ko", "es", "de", "fr", "pt",
-];
-
-fn lines(dir: &str, language: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/fixtures/{dir}/{language}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .collect()
-}
 
 fn scope_name(scope: Addressee) -> &'static str {
     match scope {
@@ -31,65 +18,65 @@ fn scope_name(scope: Addressee) -> &'static str {
 
 #[test]
 fn every_case_captures_its_memories_with_their_scope() {
-    let mut failures = Vec::new();
-    let mut counts = (0, 0, 0);
-    for language in LANGUAGES {
-        let cases = lines("user-scope", language);
-        assert!(cases.len() >= 5, "{language}: too few cases");
-        for case in cases {
-            assert!(case["source"].as_str().is_some_and(|s| !s.is_empty()));
-            let expected: Vec<(String, String)> = case["memories"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| {
-                    (
-                        m["text"].as_str().unwrap().to_owned(),
-                        m["scope"].as_str().unwrap().to_owned(),
-                    )
-                })
-                .collect();
-            for (_, scope) in &expected {
-                match scope.as_str() {
-                    "user" => counts.0 += 1,
-                    _ => counts.1 += 1,
-                }
-            }
-            if expected.is_empty() {
-                counts.2 += 1;
-            }
-            let got: Vec<(String, String)> = capture(case["message"].as_str().unwrap())
-                .into_iter()
-                .map(|m| (m.text, scope_name(m.scope).to_owned()))
-                .collect();
-            if got != expected {
-                failures.push(format!(
-                    "{}: expected {expected:?}, got {got:?}",
-                    case["id"]
-                ));
+    let counts = ["cases", "user", "workspace", "decoys"];
+    let cases = |language: &str| corpus::language_file("user-scope", language);
+    let groups = corpus::per_language(cases, |_| true);
+    let scores = corpus::score(&counts, groups, |case, tally, misses| {
+        assert!(case["source"].as_str().is_some_and(|s| !s.is_empty()));
+        tally.add("cases", 1);
+        let expected: Vec<(String, String)> = case["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["text"].as_str().unwrap().to_owned(),
+                    m["scope"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        for (_, scope) in &expected {
+            match scope.as_str() {
+                "user" => tally.add("user", 1),
+                _ => tally.add("workspace", 1),
             }
         }
+        tally.add_if("decoys", expected.is_empty());
+        let got: Vec<(String, String)> = capture(case["message"].as_str().unwrap())
+            .into_iter()
+            .map(|m| (m.text, scope_name(m.scope).to_owned()))
+            .collect();
+        if got != expected {
+            misses.push(format!(
+                "{}: expected {expected:?}, got {got:?}",
+                case["id"]
+            ));
+        }
+    });
+    for group in &scores.groups {
+        assert!(group.tally["cases"] >= 5, "{}: too few cases", group.name);
     }
+    let failures = scores.misses();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Both scopes and the capture-nothing decoys are exercised.
+    let total = &scores.total;
     assert!(
-        counts.0 >= 30 && counts.1 >= 15 && counts.2 >= 8,
-        "{counts:?}"
+        total["user"] >= 30 && total["workspace"] >= 15 && total["decoys"] >= 8,
+        "{total}"
     );
 }
 
 #[test]
 fn no_message_of_the_explicit_corpus_is_taken_for_user_memory() {
-    for language in LANGUAGES {
-        for case in lines("explicit", language) {
-            for memory in capture(case["message"].as_str().unwrap()) {
-                assert_eq!(
-                    memory.scope,
-                    Addressee::Workspace,
-                    "{}: {memory:?}",
-                    case["id"]
-                );
-            }
+    let cases = |language: &str| corpus::language_file("explicit", language);
+    for case in corpus::in_every_language(cases, |_| true) {
+        for memory in capture(case["message"].as_str().unwrap()) {
+            assert_eq!(
+                memory.scope,
+                Addressee::Workspace,
+                "{}: {memory:?}",
+                case["id"]
+            );
         }
     }
 }

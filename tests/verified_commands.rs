@@ -12,14 +12,11 @@ use serde_json::{json, Value};
 const DIR: &str = "/nonexistent/ocmem-tests/verified";
 
 fn memory_file(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DIR)[..16])
-        .join("workspace-memory.json")
+    env.memory_file(DIR)
 }
 
 fn memory(env: &Env) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(memory_file(env)).unwrap()).unwrap()
+    env.memory_json(DIR)
 }
 
 /// A passing bash call at `now`.

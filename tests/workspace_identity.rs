@@ -177,10 +177,7 @@ impl Lab {
     }
 
     fn workspace_dir(&self, root: &Path) -> PathBuf {
-        self.env
-            .data
-            .join("workspaces")
-            .join(&sha256_hex(&root.to_string_lossy())[..16])
+        self.env.workspace_dir(&root.to_string_lossy())
     }
 
     fn memory_file(&self, root: &Path) -> PathBuf {
@@ -192,13 +189,7 @@ impl Lab {
     }
 
     fn active_texts(&self, root: &Path) -> Vec<String> {
-        self.memory(root)["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|e| e["status"] == "active")
-            .map(|e| e["text"].as_str().unwrap().to_string())
-            .collect()
+        common::active_texts(&self.memory(root))
     }
 
     /// The git calls ocmem made so far.

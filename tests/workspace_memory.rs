@@ -9,10 +9,7 @@ use serde_json::{json, Value};
 const DIR: &str = "/nonexistent/ocmem-tests/memory";
 
 fn memory_file(env: &Env) -> std::path::PathBuf {
-    env.data
-        .join("workspaces")
-        .join(&sha256_hex(DIR)[..16])
-        .join("workspace-memory.json")
+    env.memory_file(DIR)
 }
 
 fn entries(env: &Env) -> Vec<Value> {
@@ -34,13 +31,7 @@ fn active_texts(env: &Env) -> Vec<String> {
 }
 
 fn render_with(env: &Env, session: &str, prompt: &str, message: &str) -> String {
-    let out = env.run(
-        &["render"],
-        json!({"directory": DIR, "sessionID": session, "prompt": prompt, "messageID": message})
-            .to_string(),
-    );
-    assert_success(&out);
-    stdout(&out)
+    env.render_prompt(DIR, session, message, prompt)
 }
 
 fn render_json(env: &Env, session: &str) -> Value {
@@ -602,17 +593,10 @@ fn replaying_the_recorded_session_files_its_compaction() {
     let env = Env::new();
     let out = env.replay_fixture();
     assert!(out.status.success(), "{}", stderr(&out));
-    let root_entries: Vec<Value> = {
-        let file = env
-            .data
-            .join("workspaces")
-            .join(&sha256_hex(DEMO_DIR)[..16])
-            .join("workspace-memory.json");
-        serde_json::from_str::<Value>(&std::fs::read_to_string(file).unwrap()).unwrap()["entries"]
-            .as_array()
-            .unwrap()
-            .clone()
-    };
+    let root_entries: Vec<Value> = env.memory_json(DEMO_DIR)["entries"]
+        .as_array()
+        .unwrap()
+        .clone();
     let texts: Vec<&str> = root_entries
         .iter()
         .map(|e| e["text"].as_str().unwrap())

@@ -1,6 +1,12 @@
 //! Helpers shared by the CLI tests: a private data dir, a pinned clock, and the recorded
-//! OpenCode fixture.
+//! OpenCode fixture; and, in the modules below, what the corpus tests share.
 #![allow(dead_code)]
+
+pub mod corpus;
+pub mod error_corpus;
+pub mod hooks;
+pub mod sandbox;
+pub mod steering_corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -26,6 +32,17 @@ impl Env {
         let tmp = tempfile::tempdir().unwrap();
         let data = tmp.path().join("data");
         Env { tmp, data }
+    }
+
+    /// The directory `name` in the temp dir, with the directories `dirs` (relative to it) made,
+    /// by its canonical path.
+    pub fn folder(&self, name: &str, dirs: &[&str]) -> PathBuf {
+        let folder = self.tmp.path().join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        for dir in dirs {
+            std::fs::create_dir_all(folder.join(dir)).unwrap();
+        }
+        std::fs::canonicalize(folder).unwrap()
     }
 
     /// `ocmem` with this env's data dir and clock, and no outside configuration.
@@ -72,6 +89,38 @@ impl Env {
             .unwrap()
     }
 
+    /// `ocmem gc --sweep --json` at `now` with `OCMEM_TTL_DAYS` set to `ttl_days`, which must
+    /// succeed with a quiet stderr; its report.
+    pub fn sweep_with_ttl(&self, now: &str, ttl_days: &str) -> Value {
+        let out = self
+            .ocmem()
+            .env("OCMEM_NOW", now)
+            .env("OCMEM_TTL_DAYS", ttl_days)
+            .args(["gc", "--sweep", "--json"])
+            .output()
+            .unwrap();
+        assert_success(&out);
+        serde_json::from_str(&stdout(&out)).unwrap()
+    }
+
+    /// `ocmem render` of a user's `prompt` (message `message`) in session `session` of the
+    /// workspace at `directory`, which must succeed with a quiet stderr; what it printed.
+    pub fn render_prompt(
+        &self,
+        directory: &str,
+        session: &str,
+        message: &str,
+        prompt: &str,
+    ) -> String {
+        let out = self.run(
+            &["render"],
+            json!({"directory": directory, "sessionID": session, "prompt": prompt, "messageID": message})
+                .to_string(),
+        );
+        assert_success(&out);
+        stdout(&out)
+    }
+
     /// Runs `tool-after` and insists on success with a quiet stderr.
     pub fn tool_after(&self, event: &Value) -> Output {
         let out = self.run(&["tool-after"], event.to_string());
@@ -93,10 +142,24 @@ impl Env {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// The directory of the workspace at `root` in the data dir.
+    pub fn workspace_dir(&self, root: &str) -> PathBuf {
+        self.data.join("workspaces").join(&sha256_hex(root)[..16])
+    }
+
+    /// The workspace memory store of the workspace at `root`.
+    pub fn memory_file(&self, root: &str) -> PathBuf {
+        self.workspace_dir(root).join("workspace-memory.json")
+    }
+
+    /// The workspace memory store of the workspace at `root`, parsed.
+    pub fn memory_json(&self, root: &str) -> Value {
+        let text = std::fs::read_to_string(self.memory_file(root)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
     pub fn session_file(&self, root: &str, session: &str) -> PathBuf {
-        self.data
-            .join("workspaces")
-            .join(&sha256_hex(root)[..16])
+        self.workspace_dir(root)
             .join("sessions")
             .join(format!("{}.json", &sha256_hex(session)[..32]))
     }
@@ -151,6 +214,43 @@ pub fn spawn_tool_after(data: &Path, event: &Value) -> std::process::Child {
     let mut stdin = child.stdin.take().unwrap();
     std::io::Write::write_all(&mut stdin, event.to_string().as_bytes()).unwrap();
     child
+}
+
+/// The string `field` of each object of `array`.
+pub fn field_strs<'a>(array: &'a Value, field: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
+}
+
+/// The texts of a memory store's active entries.
+pub fn active_texts(memory: &Value) -> Vec<String> {
+    memory["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["status"] == "active")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Each of a session's active files (`activeFiles`): its path, action and count.
+pub fn active_files(files: &Value) -> Vec<(&str, &str, u64)> {
+    files
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap(),
+                f["action"].as_str().unwrap(),
+                f["count"].as_u64().unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// The memory block of a render's output (before the hot state).

@@ -12,25 +12,21 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
-use super::workdir::Recorded;
 
 /// Input tokens reported for an ordinary answer: far below any context window.
 pub const SMALL_USAGE: u64 = 1_200;
 
-/// One request the server received, and a one-line description of its answer.
+/// The Anthropic Messages API.
 #[derive(Clone, Debug)]
-pub struct Exchange {
-    pub method: String,
-    pub path: String,
-    /// The JSON body (`Null` when there was none or it did not parse).
-    pub body: Value,
-    pub reply: String,
-}
+pub struct Messages;
+
+/// One request the server received, and a one-line description of its answer.
+pub type Exchange = http::Exchange<Messages>;
 
 impl Exchange {
     /// Whether this asks for a model answer (not a token count or anything else).
     pub fn is_message(&self) -> bool {
-        self.method == "POST" && self.path.split('?').next() == Some("/v1/messages")
+        self.method == "POST" && self.route() == "/v1/messages"
     }
 
     /// The system prompt: every text block of `system`, in order.
@@ -88,16 +84,6 @@ impl Exchange {
             .flatten()
             .filter(|block| block["type"] == "tool_result")
             .collect()
-    }
-}
-
-impl Recorded for Exchange {
-    fn dump(&self) -> Value {
-        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
-    }
-
-    fn summary(&self) -> String {
-        format!("{} {} -> {}", self.method, self.path, self.reply)
     }
 }
 
@@ -183,32 +169,14 @@ pub fn is_compaction(request: &Exchange) -> bool {
 /// Decides the answer to a message request.
 pub type Script = dyn Fn(&Exchange) -> Reply + Send + Sync;
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     /// Starts the server on a port chosen by the OS.
     pub fn start(script: Arc<Script>) -> Server {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            answer(request, out, &*script, &shared)
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}"),
-            log,
-        }
-    }
-
-    /// The shared record of every request, for a failure report.
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+        Server::serve("", move |request, out, log| {
+            answer(request, out, &*script, log)
+        })
     }
 
     /// The message requests only.
@@ -227,14 +195,8 @@ fn answer(
     script: &Script,
     log: &Mutex<Vec<Exchange>>,
 ) -> std::io::Result<()> {
-    let Request { method, path, body } = request;
-    let mut exchange = Exchange {
-        method,
-        path,
-        body,
-        reply: String::new(),
-    };
-    let route = exchange.path.split('?').next().unwrap_or("").to_string();
+    let mut exchange = Exchange::new(request);
+    let route = exchange.route().to_string();
     if exchange.method == "POST" && route == "/v1/messages/count_tokens" {
         exchange.reply = "count_tokens".into();
         log.lock().unwrap().push(exchange);

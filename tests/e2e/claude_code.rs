@@ -7,9 +7,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tempfile::TempDir;
 
+use super::anthropic_model::{self, Reply};
 use super::process;
-use super::workdir::Layout;
+use super::workdir::{KeepOnFailure, Layout};
 
 /// The pinned Claude Code release, as `claude --version` prints it.
 pub const CLAUDE_CODE_VERSION: &str = "2.1.330";
@@ -33,6 +35,10 @@ pub const HOOK_EVENTS: [&str; 10] = [
     "SessionEnd",
     "Notification",
 ];
+
+/// Input tokens reported with the last tool call before a compaction: close to the default
+/// model's context window (1 000 000 tokens), so Claude Code compacts before its next request.
+pub const FULL_CONTEXT: u64 = 990_000;
 
 // ---------------------------------------------------------------------------------------------
 // Claude Code
@@ -78,6 +84,72 @@ pub fn claude(layout: &Layout, bin: &Path, base_url: &str, args: &[&str]) -> Com
     cmd
 }
 
+/// `claude -p <prompt>` printing JSON events, with the tools the sessions use and the settings
+/// file `settings`, then `more` arguments.
+pub fn claude_p(
+    layout: &Layout,
+    bin: &Path,
+    base_url: &str,
+    prompt: &str,
+    settings: &Path,
+    more: &[&str],
+) -> Command {
+    let settings = settings.to_string_lossy();
+    let mut args = vec![
+        "-p",
+        prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--tools",
+        TOOLS,
+        "--settings",
+        &settings,
+    ];
+    args.extend(more);
+    claude(layout, bin, base_url, &args)
+}
+
+/// Keeps the temporary directory `dir` if the test fails, naming Claude Code's directory and the
+/// requests `server` received.
+pub fn keep_on_failure(
+    dir: TempDir,
+    layout: &Layout,
+    server: &anthropic_model::Server,
+) -> KeepOnFailure<anthropic_model::Exchange> {
+    KeepOnFailure::new(
+        dir,
+        layout,
+        ("Claude Code's directory", claude_dir(layout)),
+        server.log(),
+    )
+}
+
+/// The reply at step `done` of a scripted turn: the call `calls[done]`, with the id `id`, which
+/// reports `FULL_CONTEXT` input tokens if it is the last and `full_at_end`; or `finish` once every
+/// call is done.
+pub fn step(
+    calls: Vec<(&'static str, Value)>,
+    done: usize,
+    id: &str,
+    finish: &str,
+    full_at_end: bool,
+) -> Reply {
+    let count = calls.len();
+    match calls.into_iter().nth(done) {
+        Some((name, input)) => {
+            let mut reply = Reply::tool(id, name, input);
+            if full_at_end && done + 1 == count {
+                if let Reply::Tool { input_tokens, .. } = &mut reply {
+                    *input_tokens = FULL_CONTEXT;
+                }
+            }
+            reply
+        }
+        None => Reply::text(finish),
+    }
+}
+
 /// The session id in `claude -p --output-format stream-json` output (every event carries it).
 pub fn session_id(stdout: &str) -> String {
     events(stdout)
@@ -116,6 +188,14 @@ pub fn recording_hook(layout: &Layout, record: &Path) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
     script
+}
+
+/// Writes `permissions.json`, settings that allow every tool the sessions use, and returns its
+/// path.
+pub fn write_permissions(layout: &Layout) -> PathBuf {
+    let permissions = layout.root.join("permissions.json");
+    fs::write(&permissions, settings(None).to_string()).unwrap();
+    permissions
 }
 
 /// Settings that allow every tool the sessions use, and, when given, run `hook` for every event.

@@ -87,6 +87,20 @@ export function main(): void {
     );
 }
 
+/// The demo repository: the TypeScript project, a `.gitignore` of `ignored`, and one commit per
+/// subject.
+pub fn typescript_repo(
+    layout: &Layout,
+    ignored: &str,
+    subjects: &[&str],
+    timeout: Duration,
+    deadline: Instant,
+) {
+    write_typescript_project(&layout.demo);
+    write(&layout.demo, ".gitignore", ignored);
+    git_repo(layout, subjects, timeout, deadline);
+}
+
 /// `git init` and one commit per subject in the demo repository, with a fixed identity and no
 /// user config.
 pub fn git_repo(layout: &Layout, subjects: &[&str], timeout: Duration, deadline: Instant) {

@@ -7,7 +7,7 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
@@ -61,6 +61,14 @@ impl Recorded for Exchange {
     fn summary(&self) -> String {
         format!("{} {} -> {:?}", self.method, self.path, self.reply)
     }
+
+    fn request_line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    fn unserved(&self) -> bool {
+        self.reply == Reply::Unserved
+    }
 }
 
 fn contents(body: &Value) -> Vec<Value> {
@@ -100,85 +108,71 @@ const SMALL_USAGE: u64 = 1_200;
 pub const SNAPSHOT: &str =
     "<state_snapshot>\n<overall_goal>Fix the typecheck of the demo.</overall_goal>\n</state_snapshot>";
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     pub fn start(script: Arc<Script>) -> Server {
-        let log: Arc<Mutex<Vec<Exchange>>> = Arc::default();
-        let recorded = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            let reply = if request.path.contains(":streamGenerateContent") {
-                script(&request.body)
-            } else if request.path.contains(":generateContent") {
-                Reply::Summary(SNAPSHOT.to_string())
-            } else {
-                Reply::Unserved
-            };
-            recorded.lock().unwrap().push(Exchange {
-                method: request.method.clone(),
-                path: request.path.clone(),
-                body: request.body.clone(),
-                reply: reply.clone(),
-            });
-            let parts = match &reply {
-                Reply::Unserved => {
-                    return write_json(
-                        out,
-                        "404 Not Found",
-                        &json!({"error": {"code": 404,
+        Server::serve(
+            "",
+            move |request: Request, out: &mut TcpStream, recorded| {
+                let reply = if request.path.contains(":streamGenerateContent") {
+                    script(&request.body)
+                } else if request.path.contains(":generateContent") {
+                    Reply::Summary(SNAPSHOT.to_string())
+                } else {
+                    Reply::Unserved
+                };
+                recorded.lock().unwrap().push(Exchange {
+                    method: request.method.clone(),
+                    path: request.path.clone(),
+                    body: request.body.clone(),
+                    reply: reply.clone(),
+                });
+                let parts = match &reply {
+                    Reply::Unserved => {
+                        return write_json(
+                            out,
+                            "404 Not Found",
+                            &json!({"error": {"code": 404,
                         "message": "not scripted", "status": "NOT_FOUND"}}),
-                    );
-                }
-                Reply::Summary(text) => {
-                    return write_json(
-                        out,
-                        "200 OK",
-                        &json!({
-                            "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
-                                            "finishReason": "STOP", "index": 0}],
-                            "usageMetadata": {"promptTokenCount": SMALL_USAGE,
-                                              "candidatesTokenCount": 20,
-                                              "totalTokenCount": SMALL_USAGE + 20}
-                        }),
-                    );
-                }
-                Reply::Text(text) => (json!([{"text": text}]), SMALL_USAGE),
-                Reply::Call {
-                    id,
-                    name,
-                    args,
-                    prompt_tokens,
-                } => (
-                    json!([{"functionCall": {"id": id, "name": name, "args": args}}]),
-                    *prompt_tokens,
-                ),
-            };
-            let (parts, prompt_tokens) = parts;
-            let chunk = json!({
-                "candidates": [{"content": {"role": "model", "parts": parts},
-                                "finishReason": "STOP", "index": 0}],
-                "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": 20,
-                                  "totalTokenCount": prompt_tokens + 20},
-                "modelVersion": "gemini-2.5-pro"
-            });
-            write_event_stream_head(out)?;
-            write!(out, "data: {chunk}\r\n\r\n")?;
-            out.flush()
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}"),
-            log,
-        }
-    }
-
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+                        );
+                    }
+                    Reply::Summary(text) => {
+                        return write_json(
+                            out,
+                            "200 OK",
+                            &json!({
+                                "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                                "finishReason": "STOP", "index": 0}],
+                                "usageMetadata": {"promptTokenCount": SMALL_USAGE,
+                                                  "candidatesTokenCount": 20,
+                                                  "totalTokenCount": SMALL_USAGE + 20}
+                            }),
+                        );
+                    }
+                    Reply::Text(text) => (json!([{"text": text}]), SMALL_USAGE),
+                    Reply::Call {
+                        id,
+                        name,
+                        args,
+                        prompt_tokens,
+                    } => (
+                        json!([{"functionCall": {"id": id, "name": name, "args": args}}]),
+                        *prompt_tokens,
+                    ),
+                };
+                let (parts, prompt_tokens) = parts;
+                let chunk = json!({
+                    "candidates": [{"content": {"role": "model", "parts": parts},
+                                    "finishReason": "STOP", "index": 0}],
+                    "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": 20,
+                                      "totalTokenCount": prompt_tokens + 20},
+                    "modelVersion": "gemini-2.5-pro"
+                });
+                write_event_stream_head(out)?;
+                write!(out, "data: {chunk}\r\n\r\n")?;
+                out.flush()
+            },
+        )
     }
 }

@@ -3,12 +3,15 @@
 //! the writing of a JSON answer or of the head of a server-sent event stream.
 
 use std::io::{BufRead, BufReader, Write};
+use std::marker::PhantomData;
 use std::net::{TcpListener, TcpStream};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
+
+use super::workdir::Recorded;
 
 /// One request as read from a connection.
 pub struct Request {
@@ -37,6 +40,93 @@ pub fn serve(answer: Arc<Answer>) -> u16 {
         }
     });
     port
+}
+
+/// A request a scripted server of the API `P` received, and a one-line description of its
+/// answer, or "404" when it had none.
+#[derive(Clone, Debug)]
+pub struct Exchange<P> {
+    pub method: String,
+    pub path: String,
+    /// The JSON body (`Null` when there was none or it did not parse).
+    pub body: Value,
+    pub reply: String,
+    api: PhantomData<P>,
+}
+
+impl<P> Exchange<P> {
+    /// `request`, not answered yet.
+    pub fn new(request: Request) -> Exchange<P> {
+        let Request { method, path, body } = request;
+        Exchange {
+            method,
+            path,
+            body,
+            reply: String::new(),
+            api: PhantomData,
+        }
+    }
+
+    /// The path without its query.
+    pub fn route(&self) -> &str {
+        self.path.split('?').next().unwrap_or("")
+    }
+}
+
+impl<P: Clone> Recorded for Exchange<P> {
+    fn dump(&self) -> Value {
+        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
+    }
+
+    fn summary(&self) -> String {
+        format!("{} {} -> {}", self.method, self.path, self.reply)
+    }
+
+    fn request_line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    fn unserved(&self) -> bool {
+        self.reply == "404"
+    }
+}
+
+/// A scripted server: where it listens, and the record of every request it answered.
+pub struct Recording<E> {
+    pub base_url: String,
+    log: Arc<Mutex<Vec<E>>>,
+}
+
+impl<E: Clone + Send + 'static> Recording<E> {
+    /// Starts serving on a port chosen by the OS, at the base URL `http://127.0.0.1:<port><path>`:
+    /// `answer` answers each request and records it in the log it is given.
+    pub fn serve(
+        path: &str,
+        answer: impl Fn(Request, &mut TcpStream, &Mutex<Vec<E>>) -> std::io::Result<()>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Recording<E> {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::clone(&log);
+        let port = serve(Arc::new(move |request: Request, out: &mut TcpStream| {
+            answer(request, out, &shared)
+        }));
+        Recording {
+            base_url: format!("http://127.0.0.1:{port}{path}"),
+            log,
+        }
+    }
+
+    /// The shared record of every request, for a failure report.
+    pub fn log(&self) -> Arc<Mutex<Vec<E>>> {
+        Arc::clone(&self.log)
+    }
+
+    /// Every request so far, in the order answered.
+    pub fn exchanges(&self) -> Vec<E> {
+        self.log.lock().unwrap().clone()
+    }
 }
 
 /// Serves one connection: reads one request, answers it, closes.

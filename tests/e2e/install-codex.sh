@@ -12,24 +12,14 @@
 # Prints `codex=<binary>` on stdout; progress goes to stderr.
 set -euo pipefail
 
+NAME=install-codex
+. "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
+
 CODEX_VERSION=0.169.0
-CACHE="${OCMEM_E2E_CACHE:-$HOME/.cache/ocmem-e2e}"
 PREFIX="$CACHE/codex-$CODEX_VERSION"
-NPM_CACHE="$CACHE/npm-cache"
 
-say() { printf 'install-codex: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-
-for tool in node npm; do
-  command -v "$tool" >/dev/null 2>&1 ||
-    die "$tool is not on PATH; the Codex end-to-end test needs Node.js and npm"
-done
-
-mkdir -p "$CACHE"
-exec 9>"$CACHE/install.lock"
-if command -v flock >/dev/null 2>&1; then
-  flock -w 240 9 || die "another install holds $CACHE/install.lock"
-fi
+need_node "Codex"
+lock_cache
 
 # The native binary of the one platform package npm installed (there is exactly one).
 native_binary() {
@@ -48,15 +38,7 @@ installed() {
 
 if ! installed; then
   say "installing @openai/codex@$CODEX_VERSION into $PREFIX"
-  # Installed beside and moved into place whole, so that an interrupted install is never taken
-  # for a finished one.
-  staging="$PREFIX.partial"
-  rm -rf "$staging" "$PREFIX"
-  mkdir -p "$staging"
-  timeout 280 npm install --prefix "$staging" --cache "$NPM_CACHE" --save-exact --no-audit \
-    --no-fund --no-update-notifier --loglevel=error --ignore-scripts \
-    "@openai/codex@$CODEX_VERSION" >&2
-  mv "$staging" "$PREFIX"
+  npm_install_whole "$PREFIX" "@openai/codex@$CODEX_VERSION"
   bin="$(native_binary)" ||
     die "$PREFIX holds no native Codex binary for this platform"
   version="$(timeout 60 "$bin" --version 2>/dev/null | head -n 1 || true)"

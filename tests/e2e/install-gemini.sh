@@ -10,25 +10,15 @@
 # Prints `gemini=<entry point>` on stdout; progress goes to stderr.
 set -euo pipefail
 
+NAME=install-gemini
+. "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
+
 GEMINI_VERSION=0.61.0
-CACHE="${OCMEM_E2E_CACHE:-$HOME/.cache/ocmem-e2e}"
 PREFIX="$CACHE/gemini-cli-$GEMINI_VERSION"
-NPM_CACHE="$CACHE/npm-cache"
 PACKAGE="$PREFIX/node_modules/@google/gemini-cli"
 
-say() { printf 'install-gemini: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-
-for tool in node npm; do
-  command -v "$tool" >/dev/null 2>&1 ||
-    die "$tool is not on PATH; the Gemini CLI end-to-end test needs Node.js and npm"
-done
-
-mkdir -p "$CACHE"
-exec 9>"$CACHE/install.lock"
-if command -v flock >/dev/null 2>&1; then
-  flock -w 240 9 || die "another install holds $CACHE/install.lock"
-fi
+need_node "Gemini CLI"
+lock_cache
 
 # The entry point named by the package's `bin`, when the package is there at the pinned version.
 entry_point() {
@@ -44,15 +34,7 @@ entry_point() {
 
 if ! entry_point >/dev/null; then
   say "installing @google/gemini-cli@$GEMINI_VERSION into $PREFIX"
-  # Installed beside and moved into place whole, so that an interrupted install is never taken
-  # for a finished one.
-  staging="$PREFIX.partial"
-  rm -rf "$staging" "$PREFIX"
-  mkdir -p "$staging"
-  timeout 280 npm install --prefix "$staging" --cache "$NPM_CACHE" --save-exact --no-audit \
-    --no-fund --no-update-notifier --loglevel=error --ignore-scripts \
-    "@google/gemini-cli@$GEMINI_VERSION" >&2
-  mv "$staging" "$PREFIX"
+  npm_install_whole "$PREFIX" "@google/gemini-cli@$GEMINI_VERSION"
   entry_point >/dev/null || die "$PREFIX holds no @google/gemini-cli at $GEMINI_VERSION"
   version="$(HOME="$PREFIX" timeout 60 node "$(entry_point)" --version 2>/dev/null | tail -n 1 || true)"
   [ "$version" = "$GEMINI_VERSION" ] ||

@@ -19,15 +19,13 @@
 # Prints `opencode=<binary>` and `plugin-deps=<directory>` on stdout; progress goes to stderr.
 set -euo pipefail
 
+NAME=install-opencode
+. "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
+
 OPENCODE_VERSION=1.18.33
-CACHE="${OCMEM_E2E_CACHE:-$HOME/.cache/ocmem-e2e}"
 PREFIX="$CACHE/opencode-$OPENCODE_VERSION"
 BIN="$PREFIX/node_modules/.bin/opencode"
 PLUGIN_DEPS="$PREFIX/plugin-deps"
-NPM_CACHE="$CACHE/npm-cache"
-
-say() { printf 'install-opencode: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
 
 # Runs a command as root: directly when we are root, else through `sudo -n` when there is sudo.
 as_root() {
@@ -41,10 +39,7 @@ as_root() {
 }
 
 # Node.js and npm: npm installs OpenCode, and the demo repository's scripts run with them.
-for tool in node npm; do
-  command -v "$tool" >/dev/null 2>&1 ||
-    die "$tool is not on PATH; the OpenCode end-to-end test needs Node.js and npm"
-done
+need_node "OpenCode"
 
 # ripgrep, for OpenCode's grep and glob tools.
 if ! command -v rg >/dev/null 2>&1; then
@@ -55,11 +50,7 @@ if ! command -v rg >/dev/null 2>&1; then
   command -v rg >/dev/null 2>&1 || die "ripgrep was installed but rg is still not on PATH"
 fi
 
-mkdir -p "$CACHE"
-exec 9>"$CACHE/install.lock"
-if command -v flock >/dev/null 2>&1; then
-  flock -w 240 9 || die "another install holds $CACHE/install.lock"
-fi
+lock_cache
 
 npm_install() {
   local prefix="$1"

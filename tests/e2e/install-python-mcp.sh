@@ -9,22 +9,17 @@
 # Prints `python=<the environment's python>` on stdout; progress goes to stderr.
 set -euo pipefail
 
+NAME=install-python-mcp
+. "$(dirname "${BASH_SOURCE[0]}")/install-lib.sh"
+
 MCP_VERSION=2.3.0
-CACHE="${OCMEM_E2E_CACHE:-$HOME/.cache/ocmem-e2e}"
 VENV="$CACHE/python-mcp-$MCP_VERSION"
 PIP_CACHE="$CACHE/pip-cache"
-
-say() { printf 'install-python-mcp: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
 
 command -v python3 >/dev/null 2>&1 ||
   die "python3 is not on PATH; the MCP server test needs Python 3.10 or later with venv"
 
-mkdir -p "$CACHE"
-exec 9>"$CACHE/install.lock"
-if command -v flock >/dev/null 2>&1; then
-  flock -w 240 9 || die "another install holds $CACHE/install.lock"
-fi
+lock_cache
 
 installed() {
   "$VENV/bin/python" -c '

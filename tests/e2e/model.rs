@@ -8,13 +8,13 @@
 use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
+use super::scenario::{CANDIDATES_HEADER, FIRST_PROMPT, SECOND_PROMPT};
 use super::workdir::Recorded;
-use super::{BAD_CANDIDATES, FIRST_PROMPT, GOOD_CANDIDATES, SECOND_PROMPT};
 
 /// The model id the server reports and OpenCode is configured with.
 pub const MODEL_ID: &str = "mock-model";
@@ -32,9 +32,17 @@ pub const MANUAL_MEMORY: &str = "Release builds are tagged from the main branch 
 /// The `memory_search` query that finds it, and none of the first session's memories.
 pub const MANUAL_QUERY: &str = "release tagged";
 
-/// The line that starts the scripted summary's candidate block; it also marks, in a later
-/// request's history, that the session was compacted.
-pub const CANDIDATES_HEADER: &str = "Memory candidates:";
+/// The compaction candidates the scripted summary proposes (`CANDIDATES_HEADER` starts its
+/// block, and marks in a later request's history that the session was compacted): two that
+/// belong in workspace memory, a commit subject and a raw error that do not.
+pub const GOOD_CANDIDATES: [&str; 2] = [
+    "Use npm scripts for typecheck because the CI calls them directly",
+    "This repo is a TypeScript demo with strict typecheck via check.js",
+];
+pub const BAD_CANDIDATES: [&str; 2] = [
+    "fix: add new feature",
+    "TypeError: Cannot read property 'x' of undefined",
+];
 
 /// A command printing 1 201 lines (about 42 KB, within OpenCode's own limits of 2 000 lines and
 /// 50 KB, so that what the model gets is ocmem's doing), `LONG_OUTPUT_ERROR` in the middle.
@@ -124,6 +132,14 @@ impl Recorded for Exchange {
             self.reply
         )
     }
+
+    fn request_line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    fn unserved(&self) -> bool {
+        self.reply == "404"
+    }
 }
 
 /// What the scripted model answers.
@@ -165,33 +181,15 @@ impl Reply {
     }
 }
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     /// Starts the server on a port chosen by the OS. `demo` is the repository the first
     /// session works in (the file tools take absolute paths).
     pub fn start(demo: PathBuf) -> Server {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            answer(request, out, &demo, &shared)
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}/v1"),
-            log,
-        }
-    }
-
-    /// The shared record of every request, for a failure report.
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+        Server::serve("/v1", move |request, out, log| {
+            answer(request, out, &demo, log)
+        })
     }
 }
 

@@ -2,14 +2,30 @@
 //! the end-to-end tests of the other hosts use to show that one memory is shared.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::demo::write;
 use super::model;
 use super::opencode;
 use super::plugin_deps;
 use super::process::run;
+use super::scenario::{
+    GOOD_CANDIDATES, INSTALL_TIMEOUT, REMEMBERED, RUN_TIMEOUT, SECOND_PROMPT, SHORT_TIMEOUT,
+};
 use super::workdir::Layout;
+
+/// Fails unless OpenCode, run in the demo repository after the host's sessions, with the same
+/// data directory and the plugin `init` installs, starts with what the user asked to remember
+/// and the first good candidate.
+pub fn assert_sees_memory(layout: &Layout, init: &mut Command, deadline: Instant) {
+    let system = system_prompt(layout, init, SECOND_PROMPT, deadline);
+    for remembered in [REMEMBERED, GOOD_CANDIDATES[0]] {
+        assert!(
+            system.contains(remembered),
+            "OpenCode's system prompt lacks {remembered:?}:\n{system}"
+        );
+    }
+}
 
 /// One `opencode run prompt` in the demo repository, through the OpenCode harness
 /// (`tests/e2e/install-opencode.sh`, the scripted OpenAI-compatible model, the seeded plugin API
@@ -19,11 +35,9 @@ pub fn system_prompt(
     layout: &Layout,
     init: &mut Command,
     prompt: &str,
-    timeouts: [Duration; 3],
     deadline: Instant,
 ) -> String {
-    let [install_timeout, run_timeout, short_timeout] = timeouts;
-    let installed = opencode::install(layout, install_timeout, deadline);
+    let installed = opencode::install(layout, INSTALL_TIMEOUT, deadline);
     let server = model::Server::start(layout.demo.clone());
     write(
         &layout.demo,
@@ -35,7 +49,7 @@ pub fn system_prompt(
         init,
         "ocmem-init-opencode",
         &layout.logs,
-        short_timeout,
+        SHORT_TIMEOUT,
         deadline,
     )
     .assert_success("ocmem init opencode --project");
@@ -54,7 +68,7 @@ pub fn system_prompt(
         &mut cmd,
         "opencode-run",
         &layout.logs,
-        run_timeout,
+        RUN_TIMEOUT,
         deadline,
     )
     .assert_success("opencode run");

@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
-use super::workdir::Recorded;
 
 /// Input tokens reported for an ordinary answer: far below any compaction limit.
 pub const SMALL_USAGE: u64 = 1_200;
@@ -21,20 +20,17 @@ pub const SMALL_USAGE: u64 = 1_200;
 /// the one `ocmem init codex --compact-prompt` sets asks for this block.
 const COMPACTION_PROMPTS: [&str; 2] = ["CONTEXT CHECKPOINT COMPACTION", "Memory candidates:"];
 
-/// One request the server received, and a one-line description of its answer.
+/// The OpenAI Responses API.
 #[derive(Clone, Debug)]
-pub struct Exchange {
-    pub method: String,
-    pub path: String,
-    /// The JSON body (`Null` when there was none or it did not parse).
-    pub body: Value,
-    pub reply: String,
-}
+pub struct Responses;
+
+/// One request the server received, and a one-line description of its answer.
+pub type Exchange = http::Exchange<Responses>;
 
 impl Exchange {
     /// Whether this asks for a model answer.
     pub fn is_response(&self) -> bool {
-        self.method == "POST" && self.path.split('?').next() == Some("/v1/responses")
+        self.method == "POST" && self.route() == "/v1/responses"
     }
 
     fn input(&self) -> &[Value] {
@@ -93,16 +89,6 @@ impl Exchange {
         COMPACTION_PROMPTS
             .iter()
             .any(|prompt| last.contains(prompt))
-    }
-}
-
-impl Recorded for Exchange {
-    fn dump(&self) -> Value {
-        json!({"method": self.method, "path": self.path, "reply": self.reply, "body": self.body})
-    }
-
-    fn summary(&self) -> String {
-        format!("{} {} -> {}", self.method, self.path, self.reply)
     }
 }
 
@@ -165,32 +151,14 @@ impl Reply {
 
 pub type Script = dyn Fn(&Exchange) -> Reply + Send + Sync;
 
-pub struct Server {
-    pub base_url: String,
-    log: Arc<Mutex<Vec<Exchange>>>,
-}
+pub type Server = http::Recording<Exchange>;
 
 impl Server {
     /// Starts the server on a port chosen by the OS.
     pub fn start(script: Arc<Script>) -> Server {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&log);
-        let port = http::serve(Arc::new(move |request: Request, out: &mut TcpStream| {
-            answer(request, out, &*script, &shared)
-        }));
-        Server {
-            base_url: format!("http://127.0.0.1:{port}/v1"),
-            log,
-        }
-    }
-
-    /// The shared record of every request, for a failure report.
-    pub fn log(&self) -> Arc<Mutex<Vec<Exchange>>> {
-        Arc::clone(&self.log)
-    }
-
-    pub fn exchanges(&self) -> Vec<Exchange> {
-        self.log.lock().unwrap().clone()
+        Server::serve("/v1", move |request, out, log| {
+            answer(request, out, &*script, log)
+        })
     }
 
     /// The model requests only.
@@ -208,14 +176,8 @@ fn answer(
     script: &Script,
     log: &Mutex<Vec<Exchange>>,
 ) -> std::io::Result<()> {
-    let Request { method, path, body } = request;
-    let mut exchange = Exchange {
-        method,
-        path,
-        body,
-        reply: String::new(),
-    };
-    let route = exchange.path.split('?').next().unwrap_or("").to_string();
+    let mut exchange = Exchange::new(request);
+    let route = exchange.route().to_string();
     if exchange.is_response() {
         let reply = script(&exchange);
         exchange.reply = reply.describe();

@@ -32,6 +32,28 @@ pub fn session_file(workspace: &Path, session: &str) -> PathBuf {
         .join(format!("{}.json", sha256_hex(session, 32)))
 }
 
+/// The store of `session` in `workspace`, parsed.
+pub fn session_store(workspace: &Path, session: &str) -> Value {
+    let path = session_file(workspace, session);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "no session store {} for session {session} ({e})",
+            path.display()
+        )
+    });
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The texts of a session store's open errors (each error as JSON text, whatever its fields).
+pub fn open_errors(store: &Value) -> Vec<String> {
+    store["openErrors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("the session store has no openErrors list: {store}"))
+        .iter()
+        .map(Value::to_string)
+        .collect()
+}
+
 /// The entries of the workspace memory store in `workspace`.
 pub fn memory_entries(workspace: &Path) -> Vec<Value> {
     let path = workspace.join("workspace-memory.json");

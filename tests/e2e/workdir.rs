@@ -27,6 +27,13 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// A new temporary directory named `prefix…`, and the layout inside it.
+    pub fn temp(prefix: &str) -> (TempDir, Layout) {
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir().unwrap();
+        let layout = Layout::new(dir.path());
+        (dir, layout)
+    }
+
     pub fn new(root: &Path) -> Layout {
         let root = root.canonicalize().unwrap();
         let home = root.join("home");
@@ -77,6 +84,10 @@ pub trait Recorded: Clone {
     fn dump(&self) -> Value;
     /// One line: the method, the path and the answer.
     fn summary(&self) -> String;
+    /// The method and the path.
+    fn request_line(&self) -> String;
+    /// Whether the server had no answer for it.
+    fn unserved(&self) -> bool;
 }
 
 /// Owns the temporary directory. When the test fails (a panic unwinds through it), it keeps the

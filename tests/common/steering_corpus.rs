@@ -7,12 +7,8 @@ use std::collections::BTreeSet;
 
 use ocmem::domain::memory::kind::MemoryType;
 use ocmem::domain::memory::workspace::{merge, NewMemory, Source, WorkspaceMemory};
-use serde_json::Value;
 
-/// The languages each corpus has a file for.
-pub const LANGUAGES: &[&str] = &[
-    "en", "zh-hans", "zh-hant", "ja", "ko", "es", "de", "fr", "pt",
-];
+use super::corpus;
 
 pub struct Case {
     pub id: String,
@@ -42,19 +38,9 @@ pub fn explicit(kind: MemoryType, text: &str) -> NewMemory {
 
 /// The cases of `tests/fixtures/<corpus>/<language>.jsonl`.
 pub fn cases(corpus: &str, language: &str, expected_field: &str) -> Vec<Case> {
-    let path = format!(
-        "{}/tests/fixtures/{corpus}/{language}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| {
-            let case: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}"));
-            assert!(
-                case["source"].as_str().is_some_and(|s| !s.is_empty()),
-                "{line}"
-            );
+    corpus::held_out_split(corpus, language)
+        .into_iter()
+        .map(|(case, held_out)| {
             let mut memory = WorkspaceMemory::new("/repo", "key");
             for (n, entry) in case["memory"].as_array().unwrap().iter().enumerate() {
                 let new = explicit(
@@ -73,8 +59,40 @@ pub fn cases(corpus: &str, language: &str, expected_field: &str) -> Vec<Case> {
                     .iter()
                     .map(|t| t.as_str().unwrap().to_owned())
                     .collect(),
-                held_out: index % 3 == 2,
+                held_out,
             }
         })
         .collect()
+}
+
+/// Scores the held-out cases of `corpus` per language by the entries `superseded` leaves
+/// superseded (`None` when the message captured nothing), into the counts `messages`,
+/// `not_captured`, `expected`, `done` (those of the expected entries it superseded) and
+/// `wrong`; `verb` says what it did to a wrong entry.
+pub fn score_held_out(
+    corpus: &str,
+    expected_field: &str,
+    (done, verb): (&'static str, &str),
+    superseded: impl Fn(&Case) -> Option<BTreeSet<String>>,
+) -> corpus::Scores {
+    let counts = ["messages", "not_captured", "expected", done, "wrong"];
+    let cases = |language: &str| cases(corpus, language, expected_field);
+    let groups = corpus::per_language(cases, |case| case.held_out);
+    corpus::score(&counts, groups, |case, tally, misses| {
+        tally.add("messages", 1);
+        tally.add("expected", case.expected.len());
+        let Some(got) = superseded(case) else {
+            tally.add("not_captured", 1);
+            misses.push(format!("  {} captured nothing", case.id));
+            return;
+        };
+        tally.add(done, got.intersection(&case.expected).count());
+        tally.add("wrong", got.difference(&case.expected).count());
+        for text in got.difference(&case.expected) {
+            misses.push(format!("  {} wrongly {verb} {text:?}", case.id));
+        }
+        for text in case.expected.difference(&got) {
+            misses.push(format!("  {} missed {text:?}", case.id));
+        }
+    })
 }
