@@ -351,7 +351,11 @@ fn layers_point_one_way() {
         .collect();
     report(&problems);
     for file in read_sources().iter().filter(|f| f.rel != "lib.rs") {
-        assert!(layer_of(&file.rel).is_some(), "{} is in no layer of LAYERS", file.rel);
+        assert!(
+            layer_of(&file.rel).is_some(),
+            "{} is in no layer of LAYERS",
+            file.rel
+        );
     }
 }
 

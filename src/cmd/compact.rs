@@ -8,7 +8,6 @@ use crate::cli::Compact;
 use crate::context::Context;
 use crate::engine::instructions::instructions;
 use crate::host::json::parse_event;
-use crate::host::opencode;
 
 impl Run for Compact {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -18,9 +17,8 @@ impl Run for Compact {
 
 pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let session = opencode::session(&event)?;
-    if super::off_for(ctx, session.directory) {
+    let Some(session) = super::session_unless_off(ctx, &event)? else {
         return Ok(String::new());
-    }
+    };
     instructions(ctx, session)
 }

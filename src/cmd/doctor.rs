@@ -15,6 +15,7 @@ use crate::cli::Doctor;
 use crate::context::{Context, InstallEnv};
 use crate::domain::base::host_name::HostName;
 use crate::domain::base::install_level::Level;
+use crate::domain::base::text::one_line;
 use crate::domain::base::time::format_rfc3339_ms;
 use crate::domain::upkeep::doctor::{
     self, AdoptedFrom, BinaryCheck, DataDir, HostReport, InstallReport, Report, ThisBinary,
@@ -194,14 +195,7 @@ fn opencode_installs(
             missing_events: Vec::new(),
             untrusted_events: Vec::new(),
         })),
-        Err(e) => out.push(InstallReport {
-            level,
-            path: display(&dir),
-            error: Some(format!("{e:#}")),
-            binaries: Vec::new(),
-            missing_events: Vec::new(),
-            untrusted_events: Vec::new(),
-        }),
+        Err(e) => out.push(report_at(level, &dir, Some(format!("{e:#}")))),
     }
 }
 
@@ -223,14 +217,7 @@ fn claude_code_installs(
         let settings = match read_settings(&path) {
             Ok(settings) => settings,
             Err(e) => {
-                out.push(InstallReport {
-                    level,
-                    path: display(&path),
-                    error: Some(crate::domain::base::text::one_line(&format!("{e:#}"))),
-                    binaries: Vec::new(),
-                    missing_events: Vec::new(),
-                    untrusted_events: Vec::new(),
-                });
+                out.push(report_at(level, &path, Some(one_line(&format!("{e:#}")))));
                 continue;
             }
         };
@@ -238,20 +225,10 @@ fn claude_code_installs(
         if hooks.is_empty() {
             continue;
         }
-        let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
-        programs.dedup();
-        programs.sort_unstable();
-        programs.dedup();
         out.push(InstallReport {
-            level,
-            path: display(&path),
-            error: None,
-            binaries: programs.iter().map(|p| check_binary(p, env)).collect(),
-            missing_events: claude::missing_events(&hooks)
-                .into_iter()
-                .map(str::to_owned)
-                .collect(),
-            untrusted_events: Vec::new(),
+            binaries: check_binaries(hooks.iter().map(|h| h.program.as_str()), env),
+            missing_events: owned(claude::missing_events(&hooks)),
+            ..report_at(level, &path, None)
         });
     }
 }
@@ -263,14 +240,7 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
     let settings = match read_settings(&path) {
         Ok(settings) => settings,
         Err(e) => {
-            out.push(InstallReport {
-                level,
-                path: display(&path),
-                error: Some(crate::domain::base::text::one_line(&format!("{e:#}"))),
-                binaries: Vec::new(),
-                missing_events: Vec::new(),
-                untrusted_events: Vec::new(),
-            });
+            out.push(report_at(level, &path, Some(one_line(&format!("{e:#}")))));
             return;
         }
     };
@@ -278,9 +248,6 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
     if hooks.is_empty() {
         return;
     }
-    let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
-    programs.sort_unstable();
-    programs.dedup();
     // A hook that is not silenced refuses the user's prompt when its binary is gone.
     let unsilenced = hooks.iter().find(|h| !h.silenced).map(|h| {
         format!(
@@ -291,16 +258,37 @@ fn gemini_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Ve
         )
     });
     out.push(InstallReport {
-        level,
-        path: display(&path),
-        error: unsilenced,
-        binaries: programs.iter().map(|p| check_binary(p, env)).collect(),
-        missing_events: gemini::missing_events(&hooks)
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
-        untrusted_events: Vec::new(),
+        binaries: check_binaries(hooks.iter().map(|h| h.program.as_str()), env),
+        missing_events: owned(gemini::missing_events(&hooks)),
+        ..report_at(level, &path, unsilenced)
     });
+}
+
+/// The report of the file at `path` before anything is found in it.
+fn report_at(level: Level, path: &Path, error: Option<String>) -> InstallReport {
+    InstallReport {
+        level,
+        path: display(path),
+        error,
+        binaries: Vec::new(),
+        missing_events: Vec::new(),
+        untrusted_events: Vec::new(),
+    }
+}
+
+/// Each of the programs hooks run, checked once, in sorted order.
+fn check_binaries<'p>(
+    programs: impl Iterator<Item = &'p str>,
+    env: &InstallEnv,
+) -> Vec<BinaryCheck> {
+    let mut programs: Vec<&str> = programs.collect();
+    programs.sort_unstable();
+    programs.dedup();
+    programs.iter().map(|p| check_binary(p, env)).collect()
+}
+
+fn owned(events: Vec<&str>) -> Vec<String> {
+    events.into_iter().map(str::to_owned).collect()
 }
 
 /// Runs `program --version`, found on PATH when it names no directory, and says whether it
@@ -383,19 +371,12 @@ fn codex_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Vec
     let Ok((hooks_path, config_path)) = places.codex_files(level) else {
         return;
     };
-    let mut report = InstallReport {
-        level,
-        path: display(&hooks_path),
-        error: None,
-        binaries: Vec::new(),
-        missing_events: Vec::new(),
-        untrusted_events: Vec::new(),
-    };
+    let mut report = report_at(level, &hooks_path, None);
     let read = read_settings(&hooks_path).and_then(|file| Ok((file, read_config(&config_path)?)));
     let (file, config) = match read {
         Ok(read) => read,
         Err(e) => {
-            report.error = Some(crate::domain::base::text::one_line(&format!("{e:#}")));
+            report.error = Some(one_line(&format!("{e:#}")));
             out.push(report);
             return;
         }
@@ -405,14 +386,8 @@ fn codex_installs(places: &Places, level: Level, env: &InstallEnv, out: &mut Vec
         return;
     }
     let config = config.unwrap_or_default();
-    let mut programs: Vec<&str> = hooks.iter().map(|h| h.program.as_str()).collect();
-    programs.sort_unstable();
-    programs.dedup();
-    report.binaries = programs.iter().map(|p| check_binary(p, env)).collect();
-    report.missing_events = codex::missing_events(&hooks)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    report.binaries = check_binaries(hooks.iter().map(|h| h.program.as_str()), env);
+    report.missing_events = owned(codex::missing_events(&hooks));
     let project_untrusted = level == Level::Project
         && codex::project_trust(&config, &places.project_root) != Some(true);
     report.untrusted_events = hooks

@@ -8,7 +8,6 @@ use crate::cli::Idle;
 use crate::context::Context;
 use crate::engine::session_end::went_idle;
 use crate::host::json::parse_event;
-use crate::host::opencode;
 
 impl Run for Idle {
     fn run(&self, ctx: &Context) -> Result<()> {
@@ -19,10 +18,9 @@ impl Run for Idle {
 /// Brings the digest of the session in `stdin` up to date; prints nothing.
 pub fn execute(ctx: &Context, stdin: &[u8], _json: bool) -> Result<String> {
     let event = parse_event(stdin)?;
-    let session = opencode::session(&event)?;
-    if super::off_for(ctx, session.directory) {
+    let Some(session) = super::session_unless_off(ctx, &event)? else {
         return Ok(String::new());
-    }
+    };
     went_idle(ctx, session)?;
     Ok(String::new())
 }

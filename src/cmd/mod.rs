@@ -32,6 +32,7 @@ use anyhow::{Context as _, Result};
 use crate::cli::Command;
 use crate::context::Context;
 use crate::domain::base::host_name::HostName;
+use crate::domain::session::event::SessionRef;
 
 pub use input::read_stdin;
 
@@ -115,6 +116,15 @@ pub fn drain_stdin() {
 /// for it does nothing and prints nothing.
 pub fn off_for(ctx: &Context, directory: &str) -> bool {
     crate::store::switch::is_off(&ctx.store().locate_workspace(directory))
+}
+
+/// The session of an OpenCode event; `None` when memory is turned off for its workspace.
+pub fn session_unless_off<'e>(
+    ctx: &Context,
+    event: &'e serde_json::Value,
+) -> Result<Option<SessionRef<'e>>> {
+    let session = crate::host::opencode::session(event)?;
+    Ok((!off_for(ctx, session.directory)).then_some(session))
 }
 
 /// Writes `text` to stdout. A reader that went away is not an error worth failing a hook.

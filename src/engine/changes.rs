@@ -27,29 +27,37 @@ pub fn shown_if_changed(
     hot_state: &str,
 ) -> Result<Option<String>> {
     let digest = (!hot_state.is_empty()).then(|| sha256_hex(hot_state)[..16].to_string());
+    let shown = update_session(ctx, session, |state| {
+        if state.shown_hot_state == digest {
+            return None;
+        }
+        let was_shown = state.shown_hot_state.is_some();
+        state.shown_hot_state = digest.clone();
+        state.updated_at = format_rfc3339_ms(ctx.now_ms);
+        match (hot_state.is_empty(), was_shown) {
+            (false, _) => Some(hot_state.to_string()),
+            (true, true) => Some(hot_state_emptied()),
+            (true, false) => None,
+        }
+    })?;
+    Ok(shown.flatten())
+}
+
+/// Changes the stored state of `session` under its lock, starting from a fresh one when it has
+/// none, and returns what `change` did; `None` when a newer ocmem wrote the state and it was
+/// left as it is.
+pub fn update_session<R>(
+    ctx: &Context,
+    session: SessionRef,
+    change: impl FnOnce(&mut SessionState) -> R,
+) -> Result<Option<R>> {
     let store = ctx.store();
     let path = store
         .workspace(session.directory)
         .session_file(session.session_id);
-    let updated = store.update(
-        &path,
-        || SessionState::new(session.session_id),
-        |state| {
-            if state.shown_hot_state == digest {
-                return None;
-            }
-            let was_shown = state.shown_hot_state.is_some();
-            state.shown_hot_state = digest.clone();
-            state.updated_at = format_rfc3339_ms(ctx.now_ms);
-            match (hot_state.is_empty(), was_shown) {
-                (false, _) => Some(hot_state.to_string()),
-                (true, true) => Some(hot_state_emptied()),
-                (true, false) => None,
-            }
-        },
-    )?;
+    let updated = store.update(&path, || SessionState::new(session.session_id), change)?;
     Ok(match updated {
-        Updated::Done { result, .. } => result,
+        Updated::Done { result, .. } => Some(result),
         Updated::LeftNewer => None,
     })
 }

@@ -4,34 +4,24 @@
 
 use anyhow::Result;
 
-use super::changes::shown_if_changed;
+use super::changes::{shown_if_changed, update_session};
 use super::render::{render, Rendered};
 use crate::context::Context;
 use crate::domain::base::time::format_rfc3339_ms;
 use crate::domain::session::event::{Prompt, SessionRef};
-use crate::domain::session::state::SessionState;
-use crate::store::Updated;
 
 /// Forgets what `session` was shown: the block is rendered from memory as it stands now, its
 /// pending memories are in it, and the hot state counts as never shown.
 pub fn start_afresh(ctx: &Context, session: SessionRef) -> Result<()> {
-    let store = ctx.store();
-    let path = store
-        .workspace(session.directory)
-        .session_file(session.session_id);
-    store.update(
-        &path,
-        || SessionState::new(session.session_id),
-        |state| {
-            let before = state.clone();
-            state.frozen_workspace_block = None;
-            state.pending_memories = None;
-            state.shown_hot_state = None;
-            if *state != before {
-                state.updated_at = format_rfc3339_ms(ctx.now_ms);
-            }
-        },
-    )?;
+    update_session(ctx, session, |state| {
+        let before = state.clone();
+        state.frozen_workspace_block = None;
+        state.pending_memories = None;
+        state.shown_hot_state = None;
+        if *state != before {
+            state.updated_at = format_rfc3339_ms(ctx.now_ms);
+        }
+    })?;
     Ok(())
 }
 
@@ -47,24 +37,13 @@ pub fn whole_block(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
 /// noting it as seen: for a host whose compressions fire no hook, and whose transcript tells
 /// of them.
 pub fn newly_compressed(ctx: &Context, session: SessionRef, digest: &str) -> Result<bool> {
-    let store = ctx.store();
-    let path = store
-        .workspace(session.directory)
-        .session_file(session.session_id);
-    let updated = store.update(
-        &path,
-        || SessionState::new(session.session_id),
-        |state| {
-            if state.seen_compression.as_deref() == Some(digest) {
-                return false;
-            }
-            state.seen_compression = Some(digest.to_string());
-            state.updated_at = format_rfc3339_ms(ctx.now_ms);
-            true
-        },
-    )?;
-    Ok(match updated {
-        Updated::Done { result, .. } => result,
-        Updated::LeftNewer => false,
-    })
+    let newly = update_session(ctx, session, |state| {
+        if state.seen_compression.as_deref() == Some(digest) {
+            return false;
+        }
+        state.seen_compression = Some(digest.to_string());
+        state.updated_at = format_rfc3339_ms(ctx.now_ms);
+        true
+    })?;
+    Ok(newly.unwrap_or(false))
 }

@@ -39,6 +39,15 @@ fn change<R>(
     Ok(result)
 }
 
+/// `change` on the entries of the store at `path`, which ids name: none when it is missing.
+fn change_entries<R>(
+    store: &Store,
+    path: &Path,
+    change_them: impl FnOnce(&mut WorkspaceMemory) -> Result<R, String>,
+) -> Result<R> {
+    change(store, path, || WorkspaceMemory::new("", ""), change_them)
+}
+
 /// What `add_to_store` did: the merge's outcome and the entry that now holds the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Added {
@@ -68,15 +77,10 @@ pub fn add_to_store(
 /// Replaces the text of entry `id` (see `edit::edit`) in the store at `path`.
 pub fn edit_in_store(store: &Store, path: &Path, id: &str, text: &str) -> Result<Edited> {
     let now_ms = store.now_ms;
-    change(
-        store,
-        path,
-        || WorkspaceMemory::new("", ""),
-        |memory| {
-            let at = edit::find(&memory.entries, id)?;
-            edit::edit(memory, at, text, now_ms)
-        },
-    )
+    change_entries(store, path, |memory| {
+        let at = edit::find(&memory.entries, id)?;
+        edit::edit(memory, at, text, now_ms)
+    })
 }
 
 /// Forgets the entries `ids` name, all or none; returns each one's id and what happened.
@@ -86,39 +90,29 @@ pub fn forget_in_store(
     ids: &[String],
 ) -> Result<Vec<(String, Changed)>> {
     let now_ms = store.now_ms;
-    change(
-        store,
-        path,
-        || WorkspaceMemory::new("", ""),
-        |memory| {
-            let places = ids
-                .iter()
-                .map(|id| edit::find(&memory.entries, id))
-                .collect::<Result<Vec<usize>, String>>()?;
-            Ok(places
-                .into_iter()
-                .map(|at| {
-                    let changed = edit::forget(memory, at, now_ms);
-                    (memory.entries[at].id.clone(), changed)
-                })
-                .collect())
-        },
-    )
+    change_entries(store, path, |memory| {
+        let places = ids
+            .iter()
+            .map(|id| edit::find(&memory.entries, id))
+            .collect::<Result<Vec<usize>, String>>()?;
+        Ok(places
+            .into_iter()
+            .map(|at| {
+                let changed = edit::forget(memory, at, now_ms);
+                (memory.entries[at].id.clone(), changed)
+            })
+            .collect())
+    })
 }
 
 /// Brings entry `id` of the store at `path` back as active; returns its id and what happened.
 pub fn restore_in_store(store: &Store, path: &Path, id: &str) -> Result<(String, Changed)> {
     let now_ms = store.now_ms;
-    change(
-        store,
-        path,
-        || WorkspaceMemory::new("", ""),
-        |memory| {
-            let at = edit::find(&memory.entries, id)?;
-            let changed = edit::restore(memory, at, now_ms);
-            Ok((memory.entries[at].id.clone(), changed))
-        },
-    )
+    change_entries(store, path, |memory| {
+        let at = edit::find(&memory.entries, id)?;
+        let changed = edit::restore(memory, at, now_ms);
+        Ok((memory.entries[at].id.clone(), changed))
+    })
 }
 
 /// Merges `news` (see `edit::import`) into the store at `path`, made by `fresh` when

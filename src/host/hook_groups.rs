@@ -28,7 +28,31 @@ pub struct Found<'v> {
     pub program: String,
 }
 
-impl HookSet<'_> {
+impl<'a> HookSet<'a> {
+    /// The set of `events` (each with its group's matcher) whose handlers all have `timeout`.
+    pub fn timed(
+        events: &[(&'a str, Option<&'a str>)],
+        timeout: u64,
+        ocmem_program: fn(&str) -> Option<String>,
+    ) -> HookSet<'a> {
+        HookSet {
+            events: events
+                .iter()
+                .map(|&(event, matcher)| (event, matcher, timeout))
+                .collect(),
+            ocmem_program,
+        }
+    }
+
+    /// The events of the set that are not among the `found` ones, in the set's order.
+    pub fn missing<'f>(&self, found: impl Iterator<Item = &'f str> + Clone) -> Vec<&'a str> {
+        self.events
+            .iter()
+            .map(|(event, ..)| *event)
+            .filter(|event| !found.clone().any(|f| f == *event))
+            .collect()
+    }
+
     fn is_ocmem_handler(&self, handler: &Value) -> bool {
         handler["type"] == "command"
             && handler["command"]

@@ -148,7 +148,7 @@ impl PrintedHost {
 }
 
 /// A TOML basic string: quoted, with backslashes, quotes and control characters escaped.
-fn toml_string(text: &str) -> String {
+pub fn toml_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

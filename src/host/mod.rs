@@ -5,6 +5,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod gemini;
 pub mod hook_groups;
+pub mod hook_payload;
 pub mod install;
 pub mod json;
 pub mod mcp;

@@ -100,18 +100,29 @@ impl Store {
         if noted.is_some_and(|d| d.latest_request == request_line(text)) {
             return Ok(());
         }
+        self.update_digest(&path, session, |digest, now| {
+            if let Some(state) = state {
+                let ended_by = digest.ended_by;
+                digest.fold(state, Ending::Idle, now);
+                digest.ended_by = ended_by;
+            }
+            digest.note_request(text, now);
+        })
+    }
+
+    /// Changes `session`'s digest at `path` under its lock, starting from an empty one, with
+    /// the time of this run.
+    fn update_digest(
+        &self,
+        path: &Path,
+        session: SessionRef,
+        change: impl FnOnce(&mut SessionDigest, i64),
+    ) -> Result<()> {
         let now = self.now_ms;
         self.update(
-            &path,
+            path,
             || SessionDigest::new(session.session_id, session.host.as_str(), now),
-            |digest| {
-                if let Some(state) = state {
-                    let ended_by = digest.ended_by;
-                    digest.fold(state, Ending::Idle, now);
-                    digest.ended_by = ended_by;
-                }
-                digest.note_request(text, now);
-            },
+            |digest| change(digest, now),
         )?;
         Ok(())
     }
@@ -128,18 +139,13 @@ impl Store {
         if fixed.is_empty() && passed.is_empty() {
             return Ok(());
         }
-        let now = self.now_ms;
-        self.update(
-            &workspace.digest_file(session.session_id),
-            || SessionDigest::new(session.session_id, session.host.as_str(), now),
-            |digest| {
-                digest.note_fixed(fixed);
-                for command in passed {
-                    digest.note_validation(command);
-                }
-            },
-        )?;
-        Ok(())
+        let path = workspace.digest_file(session.session_id);
+        self.update_digest(&path, session, |digest, _| {
+            digest.note_fixed(fixed);
+            for command in passed {
+                digest.note_validation(command);
+            }
+        })
     }
 
     /// Brings `session`'s digest up to date with its hot state, and with the next steps of
@@ -179,22 +185,16 @@ impl Store {
         if probe.is_empty() && fs::symlink_metadata(&path).is_err() {
             return Ok(());
         }
-        let now = self.now_ms;
-        self.update(
-            &path,
-            || SessionDigest::new(session.session_id, session.host.as_str(), now),
-            |digest| {
-                if let Some(state) = state {
-                    digest.fold(state, ending, now);
-                } else {
-                    digest.ended_by = Some(ending);
-                }
-                if let Some(summary) = summary {
-                    digest.note_summary(summary);
-                }
-            },
-        )?;
-        Ok(())
+        self.update_digest(&path, session, |digest, now| {
+            if let Some(state) = state {
+                digest.fold(state, ending, now);
+            } else {
+                digest.ended_by = Some(ending);
+            }
+            if let Some(summary) = summary {
+                digest.note_summary(summary);
+            }
+        })
     }
 
     /// A workspace's digests, the latest first (by end, then start).

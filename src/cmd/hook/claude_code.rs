@@ -6,37 +6,25 @@
 
 use anyhow::Result;
 
+use super::{changed_hot_state, fresh_block, off_at};
 use crate::context::Context;
-use crate::engine::changes::hot_state_if_changed;
-use crate::engine::fresh_start::{start_afresh, whole_block};
 use crate::engine::instructions::instructions;
 use crate::engine::promote::promote;
 use crate::engine::record::record;
-use crate::engine::render::no_message;
 use crate::engine::session_end::ended;
-use crate::host::claude_code::{additional_context, decode, HookEvent};
+use crate::host::claude_code::{decode, HookEvent};
 use crate::host::json::parse_event;
 
 /// What to print for the event in `stdin`.
 pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let event = parse_event(stdin)?;
     let event = decode(&event)?;
-    if event
-        .directory()
-        .is_some_and(|dir| crate::cmd::off_for(ctx, dir))
-    {
+    if off_at(ctx, event.directory()) {
         return Ok(String::new());
     }
     Ok(match event {
-        HookEvent::SessionStart { session, .. } => {
-            start_afresh(ctx, session)?;
-            let rendered = whole_block(ctx, no_message(session))?;
-            additional_context("SessionStart", rendered.text().trim_end())
-        }
-        HookEvent::UserPromptSubmit(prompt) => match hot_state_if_changed(ctx, prompt)? {
-            Some(text) => additional_context("UserPromptSubmit", &text),
-            None => String::new(),
-        },
+        HookEvent::SessionStart { session, .. } => fresh_block(ctx, session)?,
+        HookEvent::UserPromptSubmit(prompt) => changed_hot_state(ctx, prompt, "UserPromptSubmit")?,
         HookEvent::ToolUse(call) => {
             record(ctx, &call)?;
             String::new()

@@ -9,15 +9,13 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use super::{changed_hot_state, fresh_block, off_at};
 use crate::context::Context;
 use crate::domain::session::event::{Compaction, SessionRef, ToolKind};
-use crate::engine::changes::hot_state_if_changed;
-use crate::engine::fresh_start::{start_afresh, whole_block};
 use crate::engine::promote::promote;
 use crate::engine::record::record;
-use crate::engine::render::no_message;
 use crate::engine::session_end::ended;
-use crate::host::codex::{additional_context, command_exit, compaction_summary, decode, HookEvent};
+use crate::host::codex::{command_exit, compaction_summary, decode, HookEvent};
 use crate::host::json::parse_event;
 use crate::store::transcript::read_tail;
 
@@ -25,10 +23,7 @@ use crate::store::transcript::read_tail;
 pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let event = parse_event(stdin)?;
     let event = decode(&event)?;
-    if event
-        .directory()
-        .is_some_and(|dir| crate::cmd::off_for(ctx, dir))
-    {
+    if off_at(ctx, event.directory()) {
         return Ok(String::new());
     }
     Ok(match event {
@@ -40,14 +35,9 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
             if source == "compact" {
                 promote_compaction(ctx, session, transcript)?;
             }
-            start_afresh(ctx, session)?;
-            let rendered = whole_block(ctx, no_message(session))?;
-            additional_context("SessionStart", rendered.text().trim_end())
+            fresh_block(ctx, session)?
         }
-        HookEvent::UserPromptSubmit(prompt) => match hot_state_if_changed(ctx, prompt)? {
-            Some(text) => additional_context("UserPromptSubmit", &text),
-            None => String::new(),
-        },
+        HookEvent::UserPromptSubmit(prompt) => changed_hot_state(ctx, prompt, "UserPromptSubmit")?,
         HookEvent::ToolUse {
             mut call,
             transcript,

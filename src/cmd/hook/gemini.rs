@@ -9,9 +9,9 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use super::{changed_hot_state, off_at};
 use crate::context::Context;
 use crate::domain::session::event::SessionRef;
-use crate::engine::changes::hot_state_if_changed;
 use crate::engine::fresh_start::{newly_compressed, start_afresh, whole_block};
 use crate::engine::record::record;
 use crate::engine::render::no_message;
@@ -28,10 +28,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
     let derived = Derived::of(&event);
     let transcript = transcript_path(&event);
     let event = decode(&event, &derived)?;
-    if event
-        .directory()
-        .is_some_and(|dir| crate::cmd::off_for(ctx, dir))
-    {
+    if off_at(ctx, event.directory()) {
         return Ok(String::new());
     }
     Ok(match event {
@@ -51,10 +48,7 @@ pub fn execute(ctx: &Context, stdin: &[u8]) -> Result<String> {
                 let rendered = whole_block(ctx, prompt)?;
                 additional_context("BeforeAgent", rendered.text().trim_end())
             } else {
-                match hot_state_if_changed(ctx, prompt)? {
-                    Some(text) => additional_context("BeforeAgent", &text),
-                    None => String::new(),
-                }
+                changed_hot_state(ctx, prompt, "BeforeAgent")?
             }
         }
         HookEvent::AfterTool(call) => {

@@ -15,6 +15,11 @@ use crate::cli::{Hook, HookHost};
 use crate::context::Context;
 use crate::domain::base::host_name::HostName;
 use crate::domain::base::text::one_line;
+use crate::domain::session::event::{Prompt, SessionRef};
+use crate::engine::changes::hot_state_if_changed;
+use crate::engine::fresh_start::{start_afresh, whole_block};
+use crate::engine::render::no_message;
+use crate::host::hook_payload::additional_context;
 use crate::store::warnings;
 
 /// Decodes a host's event and returns what to print.
@@ -60,4 +65,25 @@ impl Run for Hook {
         let _ = print(&text);
         Ok(())
     }
+}
+
+/// Whether ocmem is off where an event happens; an event ocmem ignores has no `directory`.
+fn off_at(ctx: &Context, directory: Option<&str>) -> bool {
+    directory.is_some_and(|dir| super::off_for(ctx, dir))
+}
+
+/// Starts `session` afresh and shows its whole block, as context added at `SessionStart`.
+fn fresh_block(ctx: &Context, session: SessionRef) -> Result<String> {
+    start_afresh(ctx, session)?;
+    let rendered = whole_block(ctx, no_message(session))?;
+    Ok(additional_context(
+        "SessionStart",
+        rendered.text().trim_end(),
+    ))
+}
+
+/// The hot state as context added at `event`, only when it changed since it was last shown.
+fn changed_hot_state(ctx: &Context, prompt: Prompt, event: &str) -> Result<String> {
+    Ok(hot_state_if_changed(ctx, prompt)?
+        .map_or_else(String::new, |text| additional_context(event, &text)))
 }

@@ -64,6 +64,6 @@ impl Install<'_> {
             ));
         }
         let stripped = gemini::uninstall(&settings.value);
-        self.put_back(&path, &settings, &stripped, "Gemini CLI")
+        self.put_back(&path, &settings, &stripped, "Gemini CLI's ocmem hooks")
     }
 }

@@ -292,21 +292,21 @@ impl Install<'_> {
             ));
         }
         let stripped = claude::uninstall(&settings.value);
-        self.put_back(&path, &settings, &stripped, "Claude Code")
+        self.put_back(&path, &settings, &stripped, "Claude Code's ocmem hooks")
     }
 
-    /// Writes a settings file without ocmem's hooks (`stripped`, from `settings` at `path`):
-    /// the file as it was before `init`, byte for byte, when nothing else changed since; gone
-    /// when `init` created it; else `stripped`, in the file's own indentation.
+    /// Writes a settings file without `what` of ocmem's (`stripped`, from `settings` at
+    /// `path`): the file as it was before `init`, byte for byte, when nothing else changed
+    /// since; gone when `init` created it; else `stripped`, in the file's own indentation.
     pub(super) fn put_back(
         &self,
         path: &Path,
         settings: &Settings,
         stripped: &Value,
-        host: &str,
+        what: &str,
     ) -> Result<String> {
         let original = host_files::read_original(self.data_dir, path)?;
-        // The file as it was, when nothing but ocmem's hooks changed since.
+        // The file as it was, when nothing but ocmem's part changed since.
         let restore = original.filter(|original| match &original.text {
             Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == *stripped),
             None => *stripped == Value::Object(Default::default()),
@@ -334,7 +334,7 @@ impl Install<'_> {
                 self.write(path, text, &mut out)?;
                 if !self.dry_run {
                     out.push_str(&format!(
-                        "removed {host}'s ocmem hooks: {} is as it was before\n",
+                        "removed {what}: {} is as it was before\n",
                         path.display()
                     ));
                 }
@@ -344,7 +344,7 @@ impl Install<'_> {
                 self.write(path, &text, &mut out)?;
                 if !self.dry_run {
                     out.push_str(&format!(
-                        "removed {host}'s ocmem hooks from {}, keeping everything else\n",
+                        "removed {what} from {}, keeping everything else\n",
                         path.display()
                     ));
                 }
@@ -412,54 +412,6 @@ impl Install<'_> {
             ));
         }
         let stripped = mcp::claude_code_uninstall(&file.value);
-        let original = host_files::read_original(self.data_dir, &path)?;
-        // The file as it was, when nothing but ocmem's entry changed since.
-        let restore = original.filter(|original| match &original.text {
-            Some(text) => serde_json::from_str::<Value>(text).is_ok_and(|v| v == stripped),
-            None => stripped == Value::Object(Default::default()),
-        });
-        let mut out = String::new();
-        match &restore {
-            Some(Original { text: None, .. }) if self.dry_run => {
-                out.push_str(&format!("would remove {}\n", path.display()));
-            }
-            Some(Original {
-                text: None,
-                created_dirs,
-                ..
-            }) => {
-                host_files::remove(&path)?;
-                host_files::remove_empty_dirs(created_dirs)?;
-                out.push_str(&format!(
-                    "removed {}, which ocmem had created\n",
-                    path.display()
-                ));
-            }
-            Some(Original {
-                text: Some(text), ..
-            }) => {
-                self.write(&path, text, &mut out)?;
-                if !self.dry_run {
-                    out.push_str(&format!(
-                        "removed ocmem's MCP server: {} is as it was before\n",
-                        path.display()
-                    ));
-                }
-            }
-            None => {
-                let text = claude::render(&stripped, file.text.as_deref());
-                self.write(&path, &text, &mut out)?;
-                if !self.dry_run {
-                    out.push_str(&format!(
-                        "removed ocmem's MCP server from {}, keeping everything else\n",
-                        path.display()
-                    ));
-                }
-            }
-        }
-        if !self.dry_run {
-            host_files::forget_original(self.data_dir, &path)?;
-        }
-        Ok(out)
+        self.put_back(&path, &file, &stripped, "ocmem's MCP server")
     }
 }

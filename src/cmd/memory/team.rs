@@ -486,13 +486,7 @@ pub fn unshare(ctx: &Context, term: &TerminalEnv, cmd: &MemoryUnshare) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entry(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
-        TeamEntry {
-            id: id.to_string(),
-            ..TeamEntry::new(kind, text, None)
-        }
-    }
+    use crate::domain::memory::team::entry_with_id as entry;
 
     #[test]
     fn a_new_id_taken_by_an_edited_entry_is_not_reused() {

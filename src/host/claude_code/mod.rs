@@ -14,15 +14,14 @@ pub mod settings;
 
 use std::borrow::Cow;
 
-use anyhow::{bail, Result};
-use serde_json::{json, Value};
+use anyhow::Result;
+use serde_json::Value;
 
+pub use super::hook_payload::additional_context;
+use super::hook_payload::{self, file_touched, files_found, kind_unless_failed, tool_of};
 use super::json::{optional_id, optional_object, optional_str, required_id, required_str};
 use crate::domain::base::host_name::HostName;
-use crate::domain::session::event::{
-    Compaction, FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind,
-};
-use crate::domain::session::state::FileAction;
+use crate::domain::session::event::{Compaction, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
 use crate::domain::session::tool_event::SEARCH_FILES;
 
 /// Claude Code's tool names, what each is, and the `tool_input` field naming its file.
@@ -76,17 +75,7 @@ impl<'a> HookEvent<'a> {
 /// Decodes one hook payload.
 pub fn decode(event: &Value) -> Result<HookEvent<'_>> {
     let name = required_str(event, "hook_event_name")?;
-    let session = || -> Result<SessionRef> {
-        let directory = required_str(event, "cwd")?;
-        if !std::path::Path::new(directory).is_absolute() {
-            bail!("bad input: cwd must be an absolute path, not {directory:?}");
-        }
-        Ok(SessionRef {
-            host: HostName::ClaudeCode,
-            directory,
-            session_id: required_id(event, "session_id")?,
-        })
-    };
+    let session = || hook_payload::session(event, HostName::ClaudeCode);
     Ok(match name {
         "SessionStart" => HookEvent::SessionStart {
             session: session()?,
@@ -115,42 +104,22 @@ fn tool_call<'a>(event: &'a Value, session: SessionRef<'a>, failed: bool) -> Res
     let call_id = required_id(event, "tool_use_id")?;
     let input = optional_object(event, "tool_input")?;
     let response = &event["tool_response"];
-    let (kind, file_field) = TOOLS
-        .iter()
-        .find(|(name, ..)| *name == tool)
-        .map_or((ToolKind::Other, ""), |(_, kind, field)| (*kind, *field));
+    let (kind, file_field) = tool_of(&TOOLS, tool);
     let mut call = ToolCall {
         session,
         tool,
-        // A failed call changed no file; only a failed command says something (its status).
-        kind: if failed && kind != ToolKind::Shell {
-            ToolKind::Other
-        } else {
-            kind
-        },
+        kind: kind_unless_failed(kind, failed),
         call_id,
         files: Vec::new(),
         shell: None,
     };
     match call.kind {
         ToolKind::Read | ToolKind::Edit | ToolKind::Write => {
-            let action = match call.kind {
-                ToolKind::Read => FileAction::Read,
-                ToolKind::Edit => FileAction::Edit,
-                _ => FileAction::Write,
-            };
-            if let Some(path) = input[file_field].as_str().filter(|p| !p.is_empty()) {
-                call.files.push(FileChange::Touched { path, action });
-            }
+            call.files
+                .extend(file_touched(call.kind, input, file_field));
         }
         ToolKind::Grep => {
-            call.files = grep_files(response)
-                .into_iter()
-                .map(|path| FileChange::Touched {
-                    path,
-                    action: FileAction::Grep,
-                })
-                .collect()
+            call.files = files_found(grep_files(response));
         }
         ToolKind::Shell => {
             let command = input["command"].as_str().unwrap_or_default();
@@ -239,21 +208,10 @@ pub fn summary_section(reply: &str) -> &str {
     body.find("</summary>").map_or(body, |end| &body[..end])
 }
 
-/// The JSON that adds `text` to the model's context at `event` (SessionStart or
-/// UserPromptSubmit), with a newline; nothing when `text` is empty.
-pub fn additional_context(event: &str, text: &str) -> String {
-    if text.is_empty() {
-        return String::new();
-    }
-    let output = json!({
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}
-    });
-    format!("{output}\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_failing_command_has_the_status_of_its_error_line() {

@@ -18,8 +18,10 @@
 pub mod hooks_file;
 
 use anyhow::{bail, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
+pub use super::hook_payload::additional_context;
+use super::hook_payload::{self};
 use super::json::{optional_object, optional_str, required_id, required_str};
 use crate::domain::base::host_name::HostName;
 use crate::domain::session::event::{FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
@@ -68,17 +70,7 @@ impl<'a> HookEvent<'a> {
 /// Decodes one hook payload.
 pub fn decode(event: &Value) -> Result<HookEvent<'_>> {
     let name = required_str(event, "hook_event_name")?;
-    let session = || -> Result<SessionRef> {
-        let directory = required_str(event, "cwd")?;
-        if !std::path::Path::new(directory).is_absolute() {
-            bail!("bad input: cwd must be an absolute path, not {directory:?}");
-        }
-        Ok(SessionRef {
-            host: HostName::Codex,
-            directory,
-            session_id: required_id(event, "session_id")?,
-        })
-    };
+    let session = || hook_payload::session(event, HostName::Codex);
     let transcript = || -> Result<Option<&str>> {
         let path = optional_str(event, "transcript_path")?;
         if path.is_some_and(|p| !std::path::Path::new(p).is_absolute()) {
@@ -212,18 +204,6 @@ pub fn compaction_summary(rollout: &str) -> Option<String> {
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .find(|value| value["type"] == "compacted")
         .and_then(|value| value["payload"]["message"].as_str().map(str::to_owned))
-}
-
-/// The JSON that adds `text` to the model's context at `event` (SessionStart or
-/// UserPromptSubmit), with a newline; nothing when `text` is empty.
-pub fn additional_context(event: &str, text: &str) -> String {
-    if text.is_empty() {
-        return String::new();
-    }
-    let output = json!({
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}
-    });
-    format!("{output}\n")
 }
 
 #[cfg(test)]

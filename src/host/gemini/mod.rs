@@ -19,14 +19,15 @@ pub mod settings;
 use std::borrow::Cow;
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::json::{optional_object, optional_str, required_id, required_str};
+pub use super::hook_payload::additional_context;
+use super::hook_payload::{self, file_touched, files_found, kind_unless_failed, tool_of};
+use super::json::{optional_object, optional_str, required_str};
 use crate::domain::base::hash::sha256_hex;
 use crate::domain::base::host_name::HostName;
-use crate::domain::session::event::{FileChange, Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
-use crate::domain::session::state::FileAction;
+use crate::domain::session::event::{Prompt, SessionRef, ShellRun, ToolCall, ToolKind};
 use crate::domain::session::tool_event::SEARCH_FILES;
 
 /// Gemini CLI's tool names, what each is, and the `tool_input` field naming its file. A glob's
@@ -121,17 +122,7 @@ impl Derived {
 /// Decodes one hook payload, with `Derived::of(event)`.
 pub fn decode<'a>(event: &'a Value, derived: &'a Derived) -> Result<HookEvent<'a>> {
     let name = required_str(event, "hook_event_name")?;
-    let session = || -> Result<SessionRef> {
-        let directory = required_str(event, "cwd")?;
-        if !Path::new(directory).is_absolute() {
-            bail!("bad input: cwd must be an absolute path, not {directory:?}");
-        }
-        Ok(SessionRef {
-            host: HostName::GeminiCli,
-            directory,
-            session_id: required_id(event, "session_id")?,
-        })
-    };
+    let session = || hook_payload::session(event, HostName::GeminiCli);
     Ok(match name {
         "SessionStart" => HookEvent::SessionStart(session()?),
         "BeforeAgent" => HookEvent::BeforeAgent {
@@ -158,19 +149,11 @@ fn tool_call<'a>(
     let input = optional_object(event, "tool_input")?;
     let response = &event["tool_response"];
     let failed = !response["error"].is_null();
-    let (kind, file_field) = TOOLS
-        .iter()
-        .find(|(name, ..)| *name == tool)
-        .map_or((ToolKind::Other, ""), |(_, kind, field)| (*kind, *field));
+    let (kind, file_field) = tool_of(&TOOLS, tool);
     let mut call = ToolCall {
         session,
         tool,
-        // A failed call changed no file; a failed command still says something (no status).
-        kind: if failed && kind != ToolKind::Shell {
-            ToolKind::Other
-        } else {
-            kind
-        },
+        kind: kind_unless_failed(kind, failed),
         call_id: &derived.call_key,
         files: Vec::new(),
         shell: None,
@@ -178,24 +161,11 @@ fn tool_call<'a>(
     let llm_content = response["llmContent"].as_str().unwrap_or_default();
     match call.kind {
         ToolKind::Read | ToolKind::Edit | ToolKind::Write => {
-            let action = match call.kind {
-                ToolKind::Read => FileAction::Read,
-                ToolKind::Edit => FileAction::Edit,
-                _ => FileAction::Write,
-            };
-            if let Some(path) = input[file_field].as_str().filter(|p| !p.is_empty()) {
-                call.files.push(FileChange::Touched { path, action });
-            }
+            call.files
+                .extend(file_touched(call.kind, input, file_field));
         }
         ToolKind::Grep => {
-            call.files = derived
-                .found
-                .iter()
-                .map(|path| FileChange::Touched {
-                    path,
-                    action: FileAction::Grep,
-                })
-                .collect();
+            call.files = files_found(derived.found.iter().map(String::as_str));
         }
         ToolKind::Shell => {
             let command = input["command"].as_str().unwrap_or_default();
@@ -333,18 +303,6 @@ fn first_text(content: &Value) -> Option<&str> {
             .iter()
             .find_map(|part| part["text"].as_str())
     })
-}
-
-/// The JSON that adds `text` to the model's context at `event` (SessionStart or BeforeAgent),
-/// with a newline; nothing when `text` is empty.
-pub fn additional_context(event: &str, text: &str) -> String {
-    if text.is_empty() {
-        return String::new();
-    }
-    let output = json!({
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}
-    });
-    format!("{output}\n")
 }
 
 #[cfg(test)]

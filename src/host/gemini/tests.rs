@@ -1,4 +1,6 @@
 use super::*;
+use crate::domain::session::event::FileChange;
+use crate::domain::session::state::FileAction;
 
 const SESSION: &str = include_str!("../../../tests/fixtures/gemini-cli-0.61.0/session-hooks.jsonl");
 

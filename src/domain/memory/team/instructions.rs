@@ -101,13 +101,7 @@ pub fn splice(existing: Option<&str>, entries: &[TeamEntry]) -> Result<String, B
 mod tests {
     use super::*;
     use crate::domain::memory::kind::MemoryType;
-
-    fn entry(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
-        TeamEntry {
-            id: id.to_string(),
-            ..TeamEntry::new(kind, text, None)
-        }
-    }
+    use crate::domain::memory::team::entry_with_id as entry;
 
     #[test]
     fn the_rest_of_the_file_is_kept_byte_for_byte() {

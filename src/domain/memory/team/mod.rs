@@ -78,6 +78,15 @@ impl TeamEntry {
     }
 }
 
+/// An entry as `TeamEntry::new` makes it, but with the id `id`, as one edited by hand keeps.
+#[cfg(test)]
+pub fn entry_with_id(id: &str, kind: MemoryType, text: &str) -> TeamEntry {
+    TeamEntry {
+        id: id.to_string(),
+        ..TeamEntry::new(kind, text, None)
+    }
+}
+
 /// What is wrong with a line of the team file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProblemKind {

@@ -85,8 +85,15 @@ pub fn shell_quote(word: &str) -> String {
 /// The program an ocmem hook command runs, unquoted, when `command` is one: `<program> hook
 /// claude-code`, with a program whose file name starts with `ocmem`.
 pub fn ocmem_program(command: &str) -> Option<String> {
+    ocmem_program_before(command, &[&HOOK_ARGS])
+}
+
+/// The program `command` runs, unquoted, when the words after it are one of `tails` and its
+/// file name starts with `ocmem`.
+pub fn ocmem_program_before(command: &str, tails: &[&[&str]]) -> Option<String> {
     let (program, rest) = first_shell_word(command.trim_start())?;
-    if !rest.split_whitespace().eq(HOOK_ARGS) {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    if !tails.iter().any(|tail| words == *tail) {
         return None;
     }
     let name = Path::new(&program).file_name()?.to_string_lossy();
@@ -119,13 +126,7 @@ pub fn first_shell_word(text: &str) -> Option<(String, &str)> {
 
 /// ocmem's hooks in Claude Code's settings (see `host::hook_groups`).
 fn hook_set() -> HookSet<'static> {
-    HookSet {
-        events: EVENTS
-            .iter()
-            .map(|&(event, matcher)| (event, matcher, HOOK_TIMEOUT_SECS))
-            .collect(),
-        ocmem_program,
-    }
+    HookSet::timed(&EVENTS, HOOK_TIMEOUT_SECS, ocmem_program)
 }
 
 /// `settings` with ocmem's hooks running `command` for every event of `EVENTS`: see
@@ -161,11 +162,7 @@ pub fn ocmem_hooks(settings: &Value) -> Vec<FoundHook> {
 
 /// The events of `EVENTS` that have no handler of ocmem's in `found`.
 pub fn missing_events(found: &[FoundHook]) -> Vec<&'static str> {
-    EVENTS
-        .iter()
-        .map(|(event, _)| *event)
-        .filter(|event| !found.iter().any(|f| f.event == *event))
-        .collect()
+    hook_set().missing(found.iter().map(|f| f.event.as_str()))
 }
 
 /// `settings` as the text of a settings file, indented like `like` (the file's text before)

@@ -20,8 +20,9 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::domain::base::install_level::Level;
-use crate::host::claude_code::settings::{first_shell_word, shell_quote};
+use crate::host::claude_code::settings::{ocmem_program_before, shell_quote};
 use crate::host::hook_groups::HookSet;
+use crate::host::mcp::toml_string;
 
 /// The tools whose calls ocmem records (those of `super::TOOLS`), as the group's matcher: a
 /// regular expression over tool names.
@@ -88,12 +89,7 @@ pub fn hooks_path(level: Level, project_root: &Path, codex_home: &Path) -> PathB
 /// The program an ocmem hook command runs, unquoted, when `command` is `<program> hook codex`
 /// with a program whose file name starts with `ocmem`.
 pub fn ocmem_program(command: &str) -> Option<String> {
-    let (program, rest) = first_shell_word(command.trim_start())?;
-    if !rest.split_whitespace().eq(HOOK_ARGS) {
-        return None;
-    }
-    let name = Path::new(&program).file_name()?.to_string_lossy();
-    name.starts_with("ocmem").then_some(program)
+    ocmem_program_before(command, &[&HOOK_ARGS])
 }
 
 /// ocmem's hooks in Codex's `hooks.json` (see `host::hook_groups`).
@@ -154,11 +150,7 @@ pub fn ocmem_hooks(path: &Path, file: &Value) -> Vec<FoundHook> {
 
 /// The events of `EVENTS` with no handler of ocmem's in `found`.
 pub fn missing_events(found: &[FoundHook]) -> Vec<&'static str> {
-    EVENTS
-        .iter()
-        .map(|(event, ..)| *event)
-        .filter(|event| !found.iter().any(|f| f.event == *event))
-        .collect()
+    hook_set().missing(found.iter().map(|f| f.event.as_str()))
 }
 
 /// Codex's hash of one command handler of a group (see the module's documentation).
@@ -194,23 +186,6 @@ fn sorted(value: &Value) -> Value {
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
         other => other.clone(),
     }
-}
-
-/// A TOML basic string.
-fn toml_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn trust_header(key: &str) -> String {

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::domain::base::install_level::Level;
-use crate::host::claude_code::settings::{first_shell_word, shell_quote};
+use crate::host::claude_code::settings::{ocmem_program_before, shell_quote};
 use crate::host::hook_groups::HookSet;
 
 /// A regular expression over tool names: those of `super::TOOLS`, the others are not worth
@@ -63,14 +63,8 @@ pub fn hook_command(binary: &Path) -> String {
 /// The program an ocmem hook command runs, unquoted, when `command` is one: `<program> hook
 /// gemini`, with or without the silencer, with a program whose file name starts with `ocmem`.
 pub fn ocmem_program(command: &str) -> Option<String> {
-    let (program, rest) = first_shell_word(command.trim_start())?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
     let silenced: Vec<&str> = HOOK_ARGS.iter().chain(&SILENCER).copied().collect();
-    if words != HOOK_ARGS && words != silenced {
-        return None;
-    }
-    let name = Path::new(&program).file_name()?.to_string_lossy();
-    name.starts_with("ocmem").then_some(program)
+    ocmem_program_before(command, &[&HOOK_ARGS, &silenced])
 }
 
 /// Whether a command is ocmem's as `init` writes it, the silencer included.
@@ -84,13 +78,7 @@ pub fn is_silenced(command: &str) -> bool {
 
 /// ocmem's hooks in Gemini CLI's settings (see `host::hook_groups`).
 fn hook_set() -> HookSet<'static> {
-    HookSet {
-        events: EVENTS
-            .iter()
-            .map(|&(event, matcher)| (event, matcher, HOOK_TIMEOUT_MS))
-            .collect(),
-        ocmem_program,
-    }
+    HookSet::timed(&EVENTS, HOOK_TIMEOUT_MS, ocmem_program)
 }
 
 /// `settings` with ocmem's hooks running `command` for every event of `EVENTS`: see
@@ -129,11 +117,7 @@ pub fn ocmem_hooks(settings: &Value) -> Vec<FoundHook> {
 
 /// The events of `EVENTS` that have no handler of ocmem's in `found`.
 pub fn missing_events(found: &[FoundHook]) -> Vec<&'static str> {
-    EVENTS
-        .iter()
-        .map(|(event, _)| *event)
-        .filter(|event| !found.iter().any(|f| f.event == *event))
-        .collect()
+    hook_set().missing(found.iter().map(|f| f.event.as_str()))
 }
 
 #[cfg(test)]
