@@ -62,16 +62,16 @@ fn failed(e: anyhow::Error) -> String {
 
 /// Whose memory an entry is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scope {
+enum Owner {
     Workspace,
     User,
 }
 
-impl Scope {
+impl Owner {
     fn as_str(self) -> &'static str {
         match self {
-            Scope::Workspace => "workspace",
-            Scope::User => "user",
+            Owner::Workspace => "workspace",
+            Owner::User => "user",
         }
     }
 }
@@ -102,21 +102,21 @@ impl Memories {
         })
     }
 
-    fn of(&self, scope: Scope) -> &WorkspaceMemory {
+    fn of(&self, scope: Owner) -> &WorkspaceMemory {
         match scope {
-            Scope::Workspace => &self.of_workspace,
-            Scope::User => &self.of_user,
+            Owner::Workspace => &self.of_workspace,
+            Owner::User => &self.of_user,
         }
     }
 
     /// Every entry of both, the workspace's first, each with whether the block shows it.
-    fn listing(&self, now_ms: i64) -> Vec<(Scope, Listed<'_>)> {
-        [Scope::Workspace, Scope::User]
+    fn listing(&self, now_ms: i64) -> Vec<(Owner, Listed<'_>)> {
+        [Owner::Workspace, Owner::User]
             .into_iter()
             .flat_map(|scope| {
                 let (part, workspace) = match scope {
-                    Scope::Workspace => (Part::Workspace, Some(&self.of_workspace)),
-                    Scope::User => (Part::User, None),
+                    Owner::Workspace => (Part::Workspace, Some(&self.of_workspace)),
+                    Owner::User => (Part::User, None),
                 };
                 let layers = Layers {
                     user: Some(&self.of_user),
@@ -132,22 +132,22 @@ impl Memories {
 }
 
 /// The store file of `scope`'s memory, and how to start it when there is none.
-fn store_file(store: &Store, workspace: &Workspace, scope: Scope) -> std::path::PathBuf {
+fn store_file(store: &Store, workspace: &Workspace, scope: Owner) -> std::path::PathBuf {
     match scope {
-        Scope::Workspace => workspace.memory_file(),
-        Scope::User => store.user_memory_file(),
+        Owner::Workspace => workspace.memory_file(),
+        Owner::User => store.user_memory_file(),
     }
 }
 
-fn fresh(workspace: &Workspace, scope: Scope) -> WorkspaceMemory {
+fn fresh(workspace: &Workspace, scope: Owner) -> WorkspaceMemory {
     match scope {
-        Scope::Workspace => WorkspaceMemory::new(&workspace.root, &workspace.key),
-        Scope::User => WorkspaceMemory::new("", USER_KEY),
+        Owner::Workspace => WorkspaceMemory::new(&workspace.root, &workspace.key),
+        Owner::User => WorkspaceMemory::new("", USER_KEY),
     }
 }
 
 /// An entry as the tools answer it.
-fn entry_json(scope: Scope, entry: &MemoryEntry, not_shown: Option<NotShown>) -> Value {
+fn entry_json(scope: Owner, entry: &MemoryEntry, not_shown: Option<NotShown>) -> Value {
     let mut value = json!({
         "scope": scope.as_str(),
         "id": entry.id,
@@ -197,7 +197,7 @@ fn memory_search(ctx: &Context, store: &Store, directory: &str, args: SearchArgs
         Some(n) => return Err(format!("limit {n} is out of range: 1 to {MAX_LIMIT}")),
     };
     let memories = Memories::read(store, directory)?;
-    let active: Vec<(Scope, Listed)> = memories
+    let active: Vec<(Owner, Listed)> = memories
         .listing(ctx.now_ms)
         .into_iter()
         .filter(|(_, l)| l.entry.status == EntryStatus::Active)
@@ -252,10 +252,10 @@ fn memory_list(ctx: &Context, store: &Store, directory: &str, args: ListArgs) ->
             ))
         }
     };
-    let scopes: &[Scope] = match args.scope.as_deref() {
-        None | Some("both") => &[Scope::User, Scope::Workspace],
-        Some("workspace") => &[Scope::Workspace],
-        Some("user") => &[Scope::User],
+    let scopes: &[Owner] = match args.scope.as_deref() {
+        None | Some("both") => &[Owner::User, Owner::Workspace],
+        Some("workspace") => &[Owner::Workspace],
+        Some("user") => &[Owner::User],
         Some(other) => {
             return Err(format!(
                 "scope {other:?} is not one of workspace, user, both"
@@ -264,7 +264,7 @@ fn memory_list(ctx: &Context, store: &Store, directory: &str, args: ListArgs) ->
     };
     let memories = Memories::read(store, directory)?;
     let listing = memories.listing(ctx.now_ms);
-    let wanted: Vec<&(Scope, Listed)> = scopes
+    let wanted: Vec<&(Owner, Listed)> = scopes
         .iter()
         .flat_map(|scope| listing.iter().filter(move |(s, _)| s == scope))
         .filter(|(_, l)| kind.is_none_or(|k| l.entry.kind == k))
@@ -311,9 +311,9 @@ fn memory_add(ctx: &Context, store: &Store, directory: &str, args: AddArgs) -> A
         return Err(refused);
     }
     let scope = if args.user {
-        Scope::User
+        Owner::User
     } else {
-        Scope::Workspace
+        Owner::Workspace
     };
     let added = memory_ops::add_to_store(
         store,
@@ -357,7 +357,7 @@ struct ForgetArgs {
 }
 
 /// A line naming an entry, for a list of candidates.
-fn candidate_line(scope: Scope, entry: &MemoryEntry) -> String {
+fn candidate_line(scope: Owner, entry: &MemoryEntry) -> String {
     format!(
         "- {} ({}) [{}] {}",
         entry.id,
@@ -369,13 +369,13 @@ fn candidate_line(scope: Scope, entry: &MemoryEntry) -> String {
 
 fn memory_forget(ctx: &Context, store: &Store, directory: &str, args: ForgetArgs) -> Answer {
     let memories = Memories::read(store, directory)?;
-    let found: Vec<(Scope, &MemoryEntry)> = match (&args.id, &args.matching) {
+    let found: Vec<(Owner, &MemoryEntry)> = match (&args.id, &args.matching) {
         (Some(_), Some(_)) => return Err("give id or match, not both".into()),
         (None, None) => return Err("give the entry's id, or match: words its text holds".into()),
         (Some(id), None) => {
             let mut found = Vec::new();
             let mut errors = Vec::new();
-            for scope in [Scope::Workspace, Scope::User] {
+            for scope in [Owner::Workspace, Owner::User] {
                 let entries = &memories.of(scope).entries;
                 match edit::find(entries, id) {
                     Ok(at) => found.push((scope, &entries[at])),
@@ -396,7 +396,7 @@ fn memory_forget(ctx: &Context, store: &Store, directory: &str, args: ForgetArgs
             if query.trim().is_empty() {
                 return Err("match is empty: give words the entry's text holds".into());
             }
-            let found: Vec<(Scope, &MemoryEntry)> = [Scope::Workspace, Scope::User]
+            let found: Vec<(Owner, &MemoryEntry)> = [Owner::Workspace, Owner::User]
                 .into_iter()
                 .flat_map(|scope| {
                     let memory = memories.of(scope);

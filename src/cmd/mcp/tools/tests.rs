@@ -71,7 +71,7 @@ impl Setup {
     /// Adds an entry as a person would (`ocmem memory add`), to the workspace or the user.
     fn remember(&self, text: &str, kind: MemoryType, user: bool) -> String {
         let workspace = self.workspace();
-        let scope = if user { Scope::User } else { Scope::Workspace };
+        let scope = if user { Owner::User } else { Owner::Workspace };
         let added = memory_ops::add_to_store(
             &self.store(),
             &store_file(&self.store(), &workspace, scope),
