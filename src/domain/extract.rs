@@ -406,236 +406,14 @@ pub fn tail_lines(text: &str, bytes: usize) -> &str {
 /// (not Runtime). Lines in which a runner only reports its child's failure (`npm error …`,
 /// `make: *** …`) are returned only when no other line was found.
 pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
-    let mut primary: Vec<String> = Vec::new();
-    let mut runner_reports: Vec<String> = Vec::new();
-    // Inside a Python traceback: its frames are skipped until the exception line.
-    let mut in_traceback = false;
-    // rustc and ruff print the location (`--> src/main.rs:4:5`) right under the error.
-    let mut after_error = false;
-    // ESLint and stylelint name the file once, on a line of its own, above its `3:7 error …`
-    // rows: it is kept with the first row so that the summary names the file.
-    let mut file_heading: Option<String> = None;
-    // A runner's failure report (see `failure_heading`): when found, it is what is kept.
-    let mut report: Vec<String> = Vec::new();
-    let mut heading: Option<OpenHeading> = None;
-    let mut in_report_section = false;
-    // `ZeroDivisionError:` waiting for its message on the next line.
-    let mut bare_exception: Option<String> = None;
-    // The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
-    // failure on the next line, `=> Exception: …`.
-    let mut finished_test: Option<String> = None;
-    // Warnings and notes: the failure only when nothing else is (shellcheck fails on them).
-    let mut minor: Vec<String> = Vec::new();
-    let mut minor_heading: Option<String> = None;
-    // The last error line is an exception whose message goes on on the next line.
-    let mut message_continues = false;
-    // mocha's `1) suite` whose title lines (`test name:`) follow, with its indentation.
-    let mut mocha_title: Option<(String, usize)> = None;
-    // Where the current test's lines start, for runners that report a test after its output.
-    let mut test_block_start = 0;
-    let mut results_after_output = false;
-    // pytest's `=== PASSES ===` section (`-rA`): what passing tests logged.
-    let mut in_passes_section = false;
-    // deno's `------- output -------` block: what a test logged, reported apart from failures.
-    let mut in_captured_output: Option<&str> = None;
-    // The source lines quoted under a pytest frame (`    rv = self.handle_user_exception(e)`).
-    let mut in_pytest_frame = false;
-    // Bare paths, as `prettier --list-different` prints them: the failure when nothing else is.
-    let mut listed_files: Vec<String> = Vec::new();
-    let mut mocha_failures = false;
+    let mut scan = ErrorScan::new(validation);
     for raw_line in output.lines() {
-        // A runner that reports a test after its output may yet drop the lines read since.
-        let block_open = results_after_output && test_block_start < primary.len();
-        let primary_full = primary.len() >= MAX_ERROR_LINES
-            && !(block_open && primary.len() < 4 * MAX_ERROR_LINES);
-        // Past the first lines, only a report still to come (Surefire's results close the
-        // log) can change what is kept.
-        if report.len() >= MAX_ERROR_LINES || primary_full && !validation {
+        if scan.has_enough() {
             break;
         }
-        let visible = visible_text(raw_line);
-        let line = visible.trim();
-        if let Some(failure) = line.strip_prefix("=> Exception: ") {
-            if let Some(test) = finished_test.take() {
-                push_unique(&mut report, test);
-                push_unique(&mut report, collapse_whitespace(failure));
-                continue;
-            }
-        }
-        finished_test = line
-            .strip_prefix("Finished:")
-            .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
-        // mocha's list of failures (after its `N failing` count) is read by its own rule,
-        // which joins each title and assertion across their lines.
-        mocha_failures |= is_mocha_failing_count(line);
-        if (validation || heading.is_some())
-            && !mocha_failures
-            && read_report_line(
-                &visible,
-                validation,
-                &mut heading,
-                &mut in_report_section,
-                &mut report,
-            )
-        {
-            continue;
-        }
-        if line.is_empty() || primary_full {
-            after_error = false;
-            continue;
-        }
-        if let Some(section) = pytest_section(line) {
-            in_passes_section = section == "PASSES";
-            in_traceback = false;
-            continue;
-        }
-        if in_passes_section {
-            continue;
-        }
-        if let Some(start) = CAPTURED_OUTPUT_BLOCKS.iter().find(|(s, _)| line == *s) {
-            in_captured_output = Some(start.1);
-            continue;
-        }
-        if let Some(end) = in_captured_output {
-            if line == end {
-                in_captured_output = None;
-            }
-            continue;
-        }
-        if is_pytest_frame(line) {
-            in_pytest_frame = true;
-            continue;
-        }
-        if in_pytest_frame && visible.starts_with(char::is_whitespace) {
-            continue;
-        }
-        in_pytest_frame = false;
-        if let Some(exception) = bare_exception.take() {
-            push_unique(
-                &mut primary,
-                format!("{exception} {}", collapse_whitespace(line)),
-            );
-            continue;
-        }
-        if is_bare_exception(line) {
-            bare_exception = Some(line.to_string());
-            continue;
-        }
-        if in_traceback {
-            if !visible.starts_with(char::is_whitespace) {
-                in_traceback = false;
-                push_unique(&mut primary, collapse_whitespace(line));
-                after_error = true;
-            }
-            continue;
-        }
-        if line.starts_with(TRACEBACK_HEADER) {
-            in_traceback = true;
-            continue;
-        }
-        if validation {
-            if let Some(name) = pytest_test_title(line) {
-                push_unique(&mut primary, name.to_string());
-                continue;
-            }
-        }
-        if after_error && line.starts_with("--> ") {
-            push_unique(&mut primary, collapse_whitespace(line));
-            after_error = false;
-            continue;
-        }
-        after_error = false;
-        if message_continues {
-            message_continues = false;
-            let plain = line_signal(line, validation).is_none() && !is_stack_frame(line);
-            if plain && line.chars().count() <= MAX_MESSAGE_CONTINUATION_CHARS {
-                if let Some(last) = primary.last_mut() {
-                    last.push(' ');
-                    last.push_str(&collapse_whitespace(line));
-                }
-                continue;
-            }
-        }
-        if validation {
-            let indent = visible.len() - visible.trim_start().len();
-            let signalled = mocha_title.is_some() && line_signal(line, validation).is_some();
-            match mocha_failure_title(&mut mocha_title, line, indent, signalled) {
-                MochaTitle::Complete(title) => {
-                    push_unique(&mut primary, title);
-                    continue;
-                }
-                MochaTitle::Pending => continue,
-                MochaTitle::Started | MochaTitle::None => {}
-            }
-        }
-        if PASSED_AFTER_OUTPUT_STARTS
-            .iter()
-            .any(|s| line.starts_with(s))
-        {
-            primary.truncate(test_block_start);
-            continue;
-        }
-        match line_signal(line, validation) {
-            Some(Signal::Primary) => {
-                if starts_with_position(line) || line.starts_with('^') {
-                    if let Some(file) = file_heading.take() {
-                        push_unique(&mut primary, file);
-                    }
-                }
-                push_unique(&mut primary, collapse_whitespace(line));
-                after_error = true;
-                message_continues = starts_with_exception(line) && line.ends_with(':');
-                if FAILED_AFTER_OUTPUT_STARTS
-                    .iter()
-                    .any(|s| line.starts_with(s))
-                {
-                    test_block_start = primary.len();
-                    results_after_output = true;
-                }
-            }
-            Some(Signal::Minor) if minor.len() < MAX_ERROR_LINES => {
-                if starts_with_position(line) || line.starts_with('^') {
-                    if let Some(file) = minor_heading.take() {
-                        push_unique(&mut minor, file);
-                    }
-                }
-                push_unique(&mut minor, collapse_whitespace(line));
-            }
-            Some(Signal::Minor) => {}
-            // Only the first few are ever used: a log of runner reports costs no more.
-            Some(Signal::RunnerReport) if runner_reports.len() < MAX_ERROR_LINES => {
-                push_unique(&mut runner_reports, collapse_whitespace(line));
-            }
-            Some(Signal::RunnerReport) => {}
-            None if is_file_heading(line) || is_located_heading(line) => {
-                file_heading = Some(line.to_string());
-                minor_heading = Some(line.to_string());
-                if validation && is_file_heading(line) && listed_files.len() < MAX_ERROR_LINES {
-                    push_unique(&mut listed_files, line.to_string());
-                }
-            }
-            None => {}
-        }
+        scan.read(raw_line);
     }
-    if in_traceback {
-        // The output ended inside the traceback: its header is all there is.
-        push_unique(&mut primary, TRACEBACK_HEADER.to_string());
-    }
-    // A runner's own failure report first; then error lines, warnings, listed files, and the
-    // runner's one-line reports.
-    let mut lines = if !report.is_empty() {
-        report
-    } else if !primary.is_empty() {
-        primary
-    } else if !minor.is_empty() {
-        minor
-    } else if !listed_files.is_empty() {
-        listed_files
-    } else {
-        runner_reports
-    };
-    lines.truncate(MAX_ERROR_LINES);
-    lines
+    scan.finish()
 }
 
 /// Whether one line of output, read on its own, is an error line or a runner's report of a
@@ -756,6 +534,377 @@ pub fn named_files(text: &str) -> Vec<String> {
         }
     }
     files
+}
+
+// ─── Reading an output ───────────────────────────────────────────────────────────────────────
+// `error_lines` reads an output line by line. Each line goes through the steps of
+// `ErrorScan::read` in turn: a step either takes the line (it is part of a report, a block to
+// skip, the rest of an error line) or leaves it to the next; a line no step takes is kept or
+// dropped by its own signal (`line_signal`).
+
+/// The lines found so far, by kind; the first kind with a line is the answer (see `finish`).
+#[derive(Default)]
+struct Found {
+    /// A runner's own failure report (see `read_report_line`).
+    report: Vec<String>,
+    /// Error lines.
+    primary: Vec<String>,
+    /// Warnings and notes: the failure only when nothing else is (shellcheck fails on them).
+    minor: Vec<String>,
+    /// Bare paths, as `prettier --list-different` prints them.
+    listed_files: Vec<String>,
+    /// A runner's one-line reports of its child's failure (`npm error code 1`).
+    runner_reports: Vec<String>,
+}
+
+/// The reading of one output: what was found, and what the lines read so far opened.
+#[derive(Default)]
+struct ErrorScan {
+    /// The failing command validates code (see `error_lines`).
+    validation: bool,
+    found: Found,
+
+    // A runner's failure report.
+    /// The failure heading whose details are being read.
+    heading: Option<OpenHeading>,
+    /// Inside a section whose rows each name a failure (Surefire's results).
+    in_report_section: bool,
+    /// mocha's `N failing` was read: its list of failures follows, read by the mocha steps.
+    mocha_failures: bool,
+    /// The JUnit console launcher's `Finished:` test, whose failure may be on the next line.
+    finished_test: Option<String>,
+
+    // Blocks whose lines are skipped.
+    /// pytest's `=== PASSES ===` section (`-rA`): what passing tests logged.
+    in_passes_section: bool,
+    /// The line that closes the captured output being skipped (deno's `----- output end -----`).
+    captured_output_end: Option<&'static str>,
+    /// Under a pytest frame: the source lines it quotes (`    rv = self.handle(e)`).
+    in_pytest_frame: bool,
+    /// Inside a Python traceback: its frames are skipped until the exception line.
+    in_traceback: bool,
+
+    // Error lines that go on in the lines after them.
+    /// `ZeroDivisionError:` waiting for its message on the next line.
+    bare_exception: Option<String>,
+    /// The last line was an error line: rustc and ruff put its location (`--> src/main.rs:4:5`)
+    /// on the next one.
+    after_error: bool,
+    /// The last error line is an exception whose message goes on on the next line.
+    message_continues: bool,
+    /// mocha's `1) suite` whose title lines (`test name:`) follow, with its indentation.
+    mocha_title: Option<(String, usize)>,
+    /// The file that ESLint and stylelint name once, on a line of its own, above its `3:7 error
+    /// …` rows: it is kept with the first row so that the summary names the file.
+    file_heading: Option<String>,
+    /// The same for warnings.
+    minor_heading: Option<String>,
+
+    // Runners that report a test after its output (bun's `(fail) name`).
+    /// Where the current test's error lines start in `found.primary`.
+    test_block_start: usize,
+    /// Such a runner reported a failed test: a later pass line drops what its test logged.
+    results_after_output: bool,
+}
+
+impl ErrorScan {
+    fn new(validation: bool) -> ErrorScan {
+        ErrorScan {
+            validation,
+            ..ErrorScan::default()
+        }
+    }
+
+    /// Whether the lines still to come can no longer change the answer: past the first error
+    /// lines, only a report still to come (Surefire's results close the log) can.
+    fn has_enough(&self) -> bool {
+        self.found.report.len() >= MAX_ERROR_LINES || self.primary_full() && !self.validation
+    }
+
+    /// Enough error lines were found, unless a runner that reports a test after its output may
+    /// yet drop the lines read since that test started.
+    fn primary_full(&self) -> bool {
+        let found = self.found.primary.len();
+        let block_open = self.results_after_output && self.test_block_start < found;
+        found >= MAX_ERROR_LINES && !(block_open && found < 4 * MAX_ERROR_LINES)
+    }
+
+    /// One line of output, through the steps in order; the first that takes the line ends it.
+    fn read(&mut self, raw_line: &str) {
+        let visible = visible_text(raw_line);
+        let line = visible.trim();
+        let taken = self.takes_junit_failure(line)
+            || self.takes_report_line(&visible, line)
+            || self.skips_blank_or_surplus(line)
+            || self.skips_pytest_section(line)
+            || self.skips_captured_output(line)
+            || self.skips_pytest_frame(&visible, line)
+            || self.takes_bare_exception(line)
+            || self.takes_traceback(&visible, line)
+            || self.takes_pytest_test_title(line)
+            || self.takes_location_under_error(line)
+            || self.takes_message_continuation(line)
+            || self.takes_mocha_title(&visible, line)
+            || self.drops_passed_test_output(line);
+        if !taken {
+            self.keep_by_signal(line);
+        }
+    }
+
+    /// The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
+    /// failure on the next line, `=> Exception: …`: the two go to the report.
+    fn takes_junit_failure(&mut self, line: &str) -> bool {
+        if let Some(failure) = line.strip_prefix("=> Exception: ") {
+            if let Some(test) = self.finished_test.take() {
+                push_unique(&mut self.found.report, test);
+                push_unique(&mut self.found.report, collapse_whitespace(failure));
+                return true;
+            }
+        }
+        self.finished_test = line
+            .strip_prefix("Finished:")
+            .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
+        false
+    }
+
+    /// A line of a runner's failure report. mocha's list of failures (after its `N failing`
+    /// count) is left to the mocha steps, which join each title and assertion across their
+    /// lines.
+    fn takes_report_line(&mut self, visible: &str, line: &str) -> bool {
+        self.mocha_failures |= is_mocha_failing_count(line);
+        (self.validation || self.heading.is_some())
+            && !self.mocha_failures
+            && read_report_line(
+                visible,
+                self.validation,
+                &mut self.heading,
+                &mut self.in_report_section,
+                &mut self.found.report,
+            )
+    }
+
+    /// A blank line, which ends what an error line opened; and, once enough error lines are
+    /// found, every line the report steps did not take.
+    fn skips_blank_or_surplus(&mut self, line: &str) -> bool {
+        let skipped = line.is_empty() || self.primary_full();
+        if skipped {
+            self.after_error = false;
+        }
+        skipped
+    }
+
+    /// A pytest section header, which ends a traceback, and the whole `PASSES` section.
+    fn skips_pytest_section(&mut self, line: &str) -> bool {
+        if let Some(section) = pytest_section(line) {
+            self.in_passes_section = section == "PASSES";
+            self.in_traceback = false;
+            return true;
+        }
+        self.in_passes_section
+    }
+
+    /// What a test printed while it ran (deno), from the line that opens it to the one that
+    /// closes it.
+    fn skips_captured_output(&mut self, line: &str) -> bool {
+        if let Some((_, end)) = CAPTURED_OUTPUT_BLOCKS.iter().find(|(s, _)| line == *s) {
+            self.captured_output_end = Some(end);
+            return true;
+        }
+        let Some(end) = self.captured_output_end else {
+            return false;
+        };
+        if line == end {
+            self.captured_output_end = None;
+        }
+        true
+    }
+
+    /// A pytest frame and the indented source lines under it.
+    fn skips_pytest_frame(&mut self, visible: &str, line: &str) -> bool {
+        if is_pytest_frame(line) {
+            self.in_pytest_frame = true;
+            return true;
+        }
+        if self.in_pytest_frame && visible.starts_with(char::is_whitespace) {
+            return true;
+        }
+        self.in_pytest_frame = false;
+        false
+    }
+
+    /// `ZeroDivisionError:` alone on its line (RSpec, minitest), kept with the message on the
+    /// next line.
+    fn takes_bare_exception(&mut self, line: &str) -> bool {
+        if let Some(exception) = self.bare_exception.take() {
+            let error = format!("{exception} {}", collapse_whitespace(line));
+            push_unique(&mut self.found.primary, error);
+            return true;
+        }
+        if is_bare_exception(line) {
+            self.bare_exception = Some(line.to_string());
+            return true;
+        }
+        false
+    }
+
+    /// A Python traceback: its header and indented frames are skipped, the first line that is
+    /// not indented is the exception, an error line.
+    fn takes_traceback(&mut self, visible: &str, line: &str) -> bool {
+        if self.in_traceback {
+            if !visible.starts_with(char::is_whitespace) {
+                self.in_traceback = false;
+                push_unique(&mut self.found.primary, collapse_whitespace(line));
+                self.after_error = true;
+            }
+            return true;
+        }
+        if line.starts_with(TRACEBACK_HEADER) {
+            self.in_traceback = true;
+            return true;
+        }
+        false
+    }
+
+    /// pytest's `____ test_add ____`: the failing test's name, an error line.
+    fn takes_pytest_test_title(&mut self, line: &str) -> bool {
+        if !self.validation {
+            return false;
+        }
+        let Some(name) = pytest_test_title(line) else {
+            return false;
+        };
+        push_unique(&mut self.found.primary, name.to_string());
+        true
+    }
+
+    /// rustc's and ruff's `--> src/main.rs:4:5`, right under an error line.
+    fn takes_location_under_error(&mut self, line: &str) -> bool {
+        let location = self.after_error && line.starts_with("--> ");
+        self.after_error = false;
+        if location {
+            push_unique(&mut self.found.primary, collapse_whitespace(line));
+        }
+        location
+    }
+
+    /// The rest of an exception's message, when the error line ended with `:` (node's
+    /// `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:` then `6 !== 7`):
+    /// appended to it when it is short and no error line of its own.
+    fn takes_message_continuation(&mut self, line: &str) -> bool {
+        if !std::mem::take(&mut self.message_continues) {
+            return false;
+        }
+        let plain = line_signal(line, self.validation).is_none() && !is_stack_frame(line);
+        if !plain || line.chars().count() > MAX_MESSAGE_CONTINUATION_CHARS {
+            return false;
+        }
+        if let Some(last) = self.found.primary.last_mut() {
+            last.push(' ');
+            last.push_str(&collapse_whitespace(line));
+        }
+        true
+    }
+
+    /// A line of a mocha failure's title (see `mocha_failure_title`); a complete title is an
+    /// error line.
+    fn takes_mocha_title(&mut self, visible: &str, line: &str) -> bool {
+        if !self.validation {
+            return false;
+        }
+        let indent = visible.len() - visible.trim_start().len();
+        let signalled = self.mocha_title.is_some() && line_signal(line, self.validation).is_some();
+        match mocha_failure_title(&mut self.mocha_title, line, indent, signalled) {
+            MochaTitle::Complete(title) => {
+                push_unique(&mut self.found.primary, title);
+                true
+            }
+            MochaTitle::Pending => true,
+            MochaTitle::Started | MochaTitle::None => false,
+        }
+    }
+
+    /// A runner that reports a test after its output reports a pass: whatever the passing test
+    /// logged (an exception it caught) is dropped.
+    fn drops_passed_test_output(&mut self, line: &str) -> bool {
+        let passed = PASSED_AFTER_OUTPUT_STARTS
+            .iter()
+            .any(|s| line.starts_with(s));
+        if passed {
+            self.found.primary.truncate(self.test_block_start);
+        }
+        passed
+    }
+
+    /// A line that no step took: kept by its signal, or remembered as the file heading of the
+    /// findings below it.
+    fn keep_by_signal(&mut self, line: &str) {
+        let found = &mut self.found;
+        match line_signal(line, self.validation) {
+            Some(Signal::Primary) => {
+                push_finding(&mut found.primary, &mut self.file_heading, line);
+                self.after_error = true;
+                self.message_continues = starts_with_exception(line) && line.ends_with(':');
+                if FAILED_AFTER_OUTPUT_STARTS
+                    .iter()
+                    .any(|s| line.starts_with(s))
+                {
+                    self.test_block_start = found.primary.len();
+                    self.results_after_output = true;
+                }
+            }
+            Some(Signal::Minor) if found.minor.len() < MAX_ERROR_LINES => {
+                push_finding(&mut found.minor, &mut self.minor_heading, line);
+            }
+            Some(Signal::Minor) => {}
+            // Only the first few are ever used: a log of runner reports costs no more.
+            Some(Signal::RunnerReport) if found.runner_reports.len() < MAX_ERROR_LINES => {
+                push_unique(&mut found.runner_reports, collapse_whitespace(line));
+            }
+            Some(Signal::RunnerReport) => {}
+            None if is_file_heading(line) || is_located_heading(line) => {
+                self.file_heading = Some(line.to_string());
+                self.minor_heading = Some(line.to_string());
+                let listed = self.validation && is_file_heading(line);
+                if listed && found.listed_files.len() < MAX_ERROR_LINES {
+                    push_unique(&mut found.listed_files, line.to_string());
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The answer: a runner's own failure report first; then error lines, warnings, listed
+    /// files, and the runner's one-line reports.
+    fn finish(self) -> Vec<String> {
+        let Found {
+            report,
+            mut primary,
+            minor,
+            listed_files,
+            runner_reports,
+        } = self.found;
+        if self.in_traceback {
+            // The output ended inside the traceback: its header is all there is.
+            push_unique(&mut primary, TRACEBACK_HEADER.to_string());
+        }
+        let mut lines = [report, primary, minor, listed_files]
+            .into_iter()
+            .find(|lines| !lines.is_empty())
+            .unwrap_or(runner_reports);
+        lines.truncate(MAX_ERROR_LINES);
+        lines
+    }
+}
+
+/// Pushes the finding `line`, after the file heading above it when the line is a row listed
+/// under its file (`3:7 error …`, shellcheck's `^-- SC2086`); the heading is used once.
+fn push_finding(lines: &mut Vec<String>, file_heading: &mut Option<String>, line: &str) {
+    if starts_with_position(line) || line.starts_with('^') {
+        if let Some(file) = file_heading.take() {
+            push_unique(lines, file);
+        }
+    }
+    push_unique(lines, collapse_whitespace(line));
 }
 
 // ─── Line classification ─────────────────────────────────────────────────────────────────────
