@@ -1,5 +1,19 @@
 //! Which lines of a failed command's output are its errors, and the stable summary text and
 //! fingerprint that recognise the same failure when it happens again.
+//!
+//! Every rule is in the tables at the top of this file; the code below them only applies them.
+//! The tables, in the order they come:
+//! - how much output is read (`OUTPUT_HEAD_BYTES`, `OUTPUT_TAIL_BYTES`) and kept;
+//! - line rules: the words, starts and fragments that make a line an error line (`STRONG_*`,
+//!   `VALIDATION_STARTS`, `LOOSE_ERROR_WORDS`, …), a warning (`*_SEVERITY_*`), a runner's
+//!   report (`RUNNER_REPORT_*`) or noise (`NOISE_*`, `COUNT_*`, `BARE_MARKERS`, …);
+//! - the shapes of tools' lines, by tool: pytest, Python, rustc, JUnit, TAP, mocha, shellcheck,
+//!   RuboCop, Ruby, the shell, JavaScript and Java stack frames;
+//! - failure reports: the headings, sections and details of a runner's closing report
+//!   (`FAILURE_HEADING_STARTS`, `REPORT_SECTION_HEADINGS`, `DETAILS_*`, Gradle, CTest,
+//!   valgrind), and the native and script errors (`NATIVE_AND_SCRIPT_ERROR_*`, `SIGNAL_REPORTS`);
+//! - masking: what in a summary changes from one run to the next (`TEMP_DIRECTORIES`,
+//!   `DURATION_UNITS`).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -15,7 +29,6 @@ use super::command::{mentions_typescript_error, Category};
 const MAX_ERROR_LINES: usize = 5;
 const MAX_SUMMARY_CHARS: usize = 280;
 const SUMMARY_SEPARATOR: &str = " | ";
-const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
 
 // ─── How much output is read ─────────────────────────────────────────────────────────────────
 // A failing command's errors are at the end of its output (compilers and test runners close
@@ -169,8 +182,12 @@ const RUNNER_REPORT_FRAGMENTS: &[&str] = &[
 const PROGRESS_GLYPHS: &[char] = &['█', '▓', '▒', '░', '■', '□', '▰', '▱', '⣿', '━'];
 
 /// Starts of the line on which a test runner reports one failed test by name (node's spec
-/// reporter `✖ adds (1.2ms)`, bun's `(fail) cart > adds [0.2ms]`).
-const TEST_FAILED_STARTS: &[&str] = &["✖ ", "✗ ", "✘ ", "(fail) "];
+/// reporter `✖ adds (1.2ms)`, bun's `(fail) cart > adds [0.2ms]`, `go test`'s `--- FAIL:
+/// TestX (0.00s)`).
+const TEST_FAILED_STARTS: &[&str] = &["✖ ", "✗ ", "✘ ", "(fail) ", "--- FAIL"];
+/// Words that start the line on which a runner reports a failed test or file, before a space, a
+/// tab or `:` (`FAIL src/a.test.ts`, `FAIL: test_x (…)`, `FAILED tests/x.py::t - …`).
+const TEST_FAILURE_WORDS: &[&str] = &["FAIL", "FAILED"];
 /// Starts of the line on which a test runner reports one passed or skipped test: never an
 /// error line, even when the test's name says "error".
 const TEST_PASSED_STARTS: &[&str] = &[
@@ -200,6 +217,10 @@ const STRONG_STARTS: &[&str] = &[
     "panic:",
     "Exception in thread",
 ];
+
+/// Line starts, in any case, that make a line an error line for any command (`npm error …`,
+/// `npm ERROR …`).
+const STRONG_STARTS_ANY_CASE: &[&str] = &["npm error"];
 
 /// Fragments that make a line an error line for any command.
 const STRONG_FRAGMENTS: [&str; 6] = [
@@ -244,25 +265,133 @@ const UNRESOLVED_DEPENDENCY_FRAGMENTS: [&str; 7] = [
     "replacement directory",
 ];
 
+/// Starts of the line on which a formatter names a file it would change only when the path
+/// has a directory, since they start plenty of prose too (deno's `from /x/a.ts:`).
+const UNFORMATTED_FILE_STARTS_WITH_DIRECTORY: &[&str] = &["from "];
+
 /// Longest line appended to an exception whose message ends with `:` and goes on below it
 /// (node's `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:` / `6 !== 7`).
 const MAX_MESSAGE_CONTINUATION_CHARS: usize = 120;
 
-/// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
-const TEMP_DIRECTORIES: &[&str] = &[
-    "/tmp/",
-    "/var/tmp/",
-    "/var/folders/",
-    "/private/var/",
-    "/private/tmp/",
+/// The end of an exception's name (`TypeError`, `requests.exceptions.HTTPError`,
+/// `NullPointerException`), before `:` and its message.
+const EXCEPTION_NAME_ENDS: &[&str] = &["Error", "Exception"];
+/// What may come before an exception's name (`Uncaught TypeError: x`).
+const EXCEPTION_PREFIXES: &[&str] = &["Uncaught "];
+
+/// Lowercase words that say a line is below error (`warning: unused`, `5:1 warning …`, mypy's
+/// `a.py:3: note: …`)…
+const MINOR_SEVERITY_WORDS: &[&str] = &["warning", "warnings", "warn", "note", "info", "hint"];
+/// …and those that say it is an error (`TypeError: warning is undefined`), with the words that
+/// end like an exception's name (`ERROR_SEVERITY_ENDS`). The first of either in a line decides.
+const ERROR_SEVERITY_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "err",
+    "fatal",
+    "fail",
+    "failed",
+    "failure",
+    "panic",
+    "panicked",
+    "exception",
 ];
-/// The Windows temporary directory, inside a path (`C:\Users\me\AppData\Local\Temp\…`).
-const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
-/// Duration units, longest first so that `12ms` is not read as `12m` + `s`.
-const DURATION_UNITS: &[&str] = &[
-    "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
-    "s", "m", "h",
+const ERROR_SEVERITY_ENDS: &[&str] = &["error", "exception"];
+
+/// Markers with nothing after them, as their lowercase words (`FAIL`, `=== FAILURES ===`, `npm
+/// ERR!`, `error: |-`): noise, whatever signal they carry. A line with no word at all is one.
+const BARE_MARKERS: &[&[&str]] = &[
+    &[],
+    &["fail"],
+    &["failed"],
+    &["failure"],
+    &["failures"],
+    &["error"],
+    &["errors"],
+    &["err"],
+    &["exception"],
+    &["npm", "err"],
+    &["npm", "error"],
 ];
+
+/// Lowercase fragments of an assertion (`3 == 4`), which is never a count summary.
+const ASSERTION_OPERATORS: &[&str] = &[" == ", " != "];
+/// Words that open a count whatever follows it, when a number (or "no") comes next (tsc, mypy,
+/// ruff: `Found 2 errors in the same file, starting at: src/a.ts:10`).
+const COUNT_OPENING_WORDS: &[&str] = &["found"];
+/// The word that counts as the number 0 in a count (`no tests ran`).
+const NO_COUNT: &str = "no";
+/// Units glued to a number in a count (`45ms`, `1.5s`); "" is a bare number.
+const COUNT_NUMBER_UNITS: &[&str] = &["", "ms", "s", "m", "h"];
+
+/// What fills a progress bar drawn in ASCII (`[=====>    ] 45%`, `[###   ] 30%`).
+const PROGRESS_BAR_FILLS: &[&str] = &["===", "###"];
+
+// ─── Shapes of tools' lines ──────────────────────────────────────────────────────────────────
+// The marks by which the line rules and `error_lines` recognise one tool's lines. The shape
+// around a mark (digits, a path, indentation) is read by the function named beside it.
+
+/// pytest: its sections (`=== FAILURES ===`, see `pytest_section`), of which `PASSES` holds
+/// what passing tests logged; the failing test's title (`____ test_add ____`, see
+/// `pytest_test_title`); its frames (`/venv/lib/flask/app.py:902: in dispatch_request`, see
+/// `is_pytest_frame`); its explanation lines (`E       assert 3 == 4`).
+const PYTEST_SECTION_RULE: &str = "===";
+const PYTEST_PASSES_SECTION: &str = "PASSES";
+const PYTEST_TITLE_RULE: &str = "___";
+const PYTEST_FRAME_FUNCTION: &str = ": in ";
+const PYTEST_DETAIL_START: &str = "E ";
+
+/// Python: the header of a traceback, whose indented frames end at the exception line.
+const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
+/// Python: what follows a path in a traceback's frame (`File "app/x.py", line 3`).
+const PYTHON_FRAME_LINE: &str = "\", line ";
+
+/// rustc and ruff: the location on the line under an error (`--> src/main.rs:4:5`).
+const LOCATION_UNDER_ERROR_START: &str = "--> ";
+
+/// The JUnit console launcher's `--details=flat`: a test on `Finished:` (its engine id from
+/// ` ([` on dropped), then its failure on the next line, `=> Exception: …`.
+const JUNIT_FINISHED_START: &str = "Finished:";
+const JUNIT_ENGINE_ID_START: &str = " ([";
+const JUNIT_FAILURE_START: &str = "=> Exception: ";
+
+/// TAP: a result line, `not ok 3 - name` or `ok 2 - name`, then the test's number.
+const TAP_FAILED_START: &str = "not ok ";
+const TAP_PASSED_START: &str = "ok ";
+
+/// mocha: its count of failed tests (`2 failing`), after which it lists them, each under a
+/// numbered title (`1) cart`), like RSpec's and minitest's headings (`1) Calc adds`).
+const MOCHA_FAILING_COUNT_END: &str = " failing";
+const NUMBERED_TITLE_MARK: &str = ") ";
+
+/// shellcheck: `In scripts/deploy.sh line 5:` above the findings in that file.
+const LOCATED_HEADING_START: &str = "In ";
+const LOCATED_HEADING_LINE: &str = " line ";
+
+/// RuboCop's `--format simple`: `== style.rb ==` over rows `C:  1:  5: Naming/MethodName: …`,
+/// which start with a severity letter.
+const RUBOCOP_FILE_TITLE: (&str, &str) = ("== ", " ==");
+const RUBOCOP_SEVERITIES: &[&str] = &["C", "W", "E", "F", "R"];
+
+/// Ruby: a backtrace frame's method (`a.rb:4:in \`<main>'`), and the message after it in an
+/// uncaught exception (`a.rb:2:in \`<main>': undefined method … (NoMethodError)`).
+const RUBY_FRAME_METHOD: &str = ":in `";
+const RUBY_MESSAGE_START: &str = "': ";
+
+/// The shell's report of a program killed by a signal: `bash: line 1: 4242 Aborted ./app`.
+const SHELL_LINE_MARK: &str = ": line ";
+
+/// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
+const STACK_FRAME_START: &str = "at ";
+/// Java frames as the JUnit console launcher prints them (`org.x.Y.z(Y.java:151)`,
+/// `(Native Method)`): the file's extension before the line number, or the native mark.
+const JAVA_FRAME_FILES: &[&str] = &[".java:", ".kt:"];
+const NATIVE_FRAME: &str = "(Native Method)";
+
+/// A step reported done: Django's `Applying auth.0007_…_error_messages... OK`, unittest's
+/// `test_x (…) ... ok`, deno's `name ... ok (3ms)` and the `name ...` that starts it.
+const STEP_STARTED_END: &str = " ...";
+const STEP_PASSED_MARK: &str = "... ok";
 
 // ─── Failure reports ─────────────────────────────────────────────────────────────────────────
 // Test runners and checkers close with a report: one heading per failure (the test's name, the
@@ -321,6 +450,26 @@ const VALGRIND_ERRORS: &[&str] = &[
     "Process terminating with default action",
 ];
 
+/// Valgrind: the `==PID==` mark around its prefix, and a definite leak, anywhere in a line.
+const VALGRIND_MARK: &str = "==";
+const VALGRIND_DEFINITE_LEAK: &str = "are definitely lost in loss record";
+
+/// Gradle: a failed test's heading, `CalcTest > adds() FAILED`.
+const GRADLE_TEST_SEPARATOR: &str = " > ";
+const GRADLE_FAILED_END: &str = " FAILED";
+
+/// CTest: a failed test's heading holds all of these
+/// (`1/2 Test #1: adds .........***Failed    0.01 sec`).
+const CTEST_FAILURE_MARKS: &[&str] = &[" Test ", "***", "#"];
+
+/// What a detail line may start with: PHPUnit's testdox draws its details behind `│`, the JUnit
+/// console launcher behind `=>`.
+const TESTDOX_DETAIL_MARK: char = '│';
+const JUNIT_DETAIL_START: &str = "=> ";
+
+/// Whole lines under a heading that end its details (a separator).
+const DETAILS_END_LINES: &[&str] = &["--"];
+
 /// Fragments that make a line an error line for any command: linkers, sanitizers, aborts,
 /// PHP's fatal errors and Ruby's syntax errors.
 const NATIVE_AND_SCRIPT_ERROR_FRAGMENTS: &[&str] = &[
@@ -352,6 +501,26 @@ const SIGNAL_REPORTS: &[&str] = &[
     "Floating point exception",
     "Bus error",
     "Illegal instruction",
+];
+
+// ─── Masking ─────────────────────────────────────────────────────────────────────────────────
+// What changes from one run of the same failure to the next, masked in a summary before its
+// fingerprint is taken (see `mask_volatile`).
+
+/// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
+const TEMP_DIRECTORIES: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/var/folders/",
+    "/private/var/",
+    "/private/tmp/",
+];
+/// The Windows temporary directory, inside a path (`C:\Users\me\AppData\Local\Temp\…`).
+const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
+/// Duration units, longest first so that `12ms` is not read as `12m` + `s`.
+const DURATION_UNITS: &[&str] = &[
+    "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
+    "s", "m", "h",
 ];
 
 // ─── Public API ──────────────────────────────────────────────────────────────────────────────
@@ -654,16 +823,16 @@ impl ErrorScan {
     /// The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
     /// failure on the next line, `=> Exception: …`: the two go to the report.
     fn takes_junit_failure(&mut self, line: &str) -> bool {
-        if let Some(failure) = line.strip_prefix("=> Exception: ") {
+        if let Some(failure) = line.strip_prefix(JUNIT_FAILURE_START) {
             if let Some(test) = self.finished_test.take() {
                 push_unique(&mut self.found.report, test);
                 push_unique(&mut self.found.report, collapse_whitespace(failure));
                 return true;
             }
         }
-        self.finished_test = line
-            .strip_prefix("Finished:")
-            .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
+        self.finished_test = line.strip_prefix(JUNIT_FINISHED_START).map(|test| {
+            collapse_whitespace(test.split(JUNIT_ENGINE_ID_START).next().unwrap_or(test))
+        });
         false
     }
 
@@ -696,7 +865,7 @@ impl ErrorScan {
     /// A pytest section header, which ends a traceback, and the whole `PASSES` section.
     fn skips_pytest_section(&mut self, line: &str) -> bool {
         if let Some(section) = pytest_section(line) {
-            self.in_passes_section = section == "PASSES";
+            self.in_passes_section = section == PYTEST_PASSES_SECTION;
             self.in_traceback = false;
             return true;
         }
@@ -779,7 +948,7 @@ impl ErrorScan {
 
     /// rustc's and ruff's `--> src/main.rs:4:5`, right under an error line.
     fn takes_location_under_error(&mut self, line: &str) -> bool {
-        let location = self.after_error && line.starts_with("--> ");
+        let location = self.after_error && line.starts_with(LOCATION_UNDER_ERROR_START);
         self.after_error = false;
         if location {
             push_unique(&mut self.found.primary, collapse_whitespace(line));
@@ -981,9 +1150,10 @@ fn is_strong_error(line: &str) -> bool {
     });
     mentions_typescript_error(line)
         || FRAGMENT_SEARCH.is_match(line)
-        || line
-            .get(.."npm error".len())
-            .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
+        || STRONG_STARTS_ANY_CASE.iter().any(|start| {
+            line.get(..start.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(start))
+        })
         || STRONG_STARTS.iter().any(|start| line.starts_with(start))
         || starts_with_exception(line)
         || starts_with_test_failure(line)
@@ -995,7 +1165,7 @@ fn is_validation_error(line: &str) -> bool {
     has_loose_error_word(line)
         || VALIDATION_STARTS.iter().any(|start| line.starts_with(start))
         // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
-        || line.strip_prefix("E ").is_some_and(|detail| {
+        || line.strip_prefix(PYTEST_DETAIL_START).is_some_and(|detail| {
             let detail = detail.trim_start();
             !detail.is_empty()
                 && !detail.starts_with('+')
@@ -1026,12 +1196,15 @@ fn has_loose_error_word(line: &str) -> bool {
 /// `Error: x`, `TypeError: x`, `ModuleNotFoundError: x`, `requests.exceptions.HTTPError: x`,
 /// `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`.
 fn starts_with_exception(line: &str) -> bool {
-    let line = line.strip_prefix("Uncaught ").unwrap_or(line);
+    let line = EXCEPTION_PREFIXES
+        .iter()
+        .find_map(|prefix| line.strip_prefix(prefix))
+        .unwrap_or(line);
     let name_length = line
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
         .unwrap_or(line.len());
     let (name, rest) = line.split_at(name_length);
-    if !(name.ends_with("Error") || name.ends_with("Exception")) {
+    if !is_exception_name(name) {
         return false;
     }
     let rest = match rest.strip_prefix(" [") {
@@ -1044,17 +1217,20 @@ fn starts_with_exception(line: &str) -> bool {
     rest.starts_with(':')
 }
 
+/// `TypeError`, `NullPointerException`: a name that ends like an exception's.
+fn is_exception_name(name: &str) -> bool {
+    EXCEPTION_NAME_ENDS.iter().any(|end| name.ends_with(end))
+}
+
 /// `FAIL src/a.test.ts`, `FAIL: test_x (…)`, `FAILED tests/x.py::t - …`, `not ok 3 - name`,
 /// `--- FAIL: TestX (0.00s)`.
 fn starts_with_test_failure(line: &str) -> bool {
-    line.starts_with("--- FAIL")
-        || ["FAIL", "FAILED"].iter().any(|marker| {
-            line.strip_prefix(marker)
-                .is_some_and(|rest| rest.starts_with([' ', '\t', ':']))
-        })
-        || line
-            .strip_prefix("not ok ")
-            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    TEST_FAILURE_WORDS.iter().any(|marker| {
+        line.strip_prefix(marker)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', ':']))
+    }) || line
+        .strip_prefix(TAP_FAILED_START)
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         || TEST_FAILED_STARTS
             .iter()
             .any(|start| line.starts_with(start))
@@ -1139,7 +1315,7 @@ fn names_unformatted_file(line: &str) -> bool {
         let has_extension = path
             .rsplit_once('.')
             .is_some_and(|(stem, ext)| !stem.is_empty() && ext.starts_with(char::is_alphabetic));
-        let needs_directory = *start == "from ";
+        let needs_directory = UNFORMATTED_FILE_STARTS_WITH_DIRECTORY.contains(start);
         !path.contains(char::is_whitespace)
             && has_extension
             && (!needs_directory || path.contains(['/', '\\']))
@@ -1148,9 +1324,9 @@ fn names_unformatted_file(line: &str) -> bool {
 
 /// shellcheck's `In scripts/deploy.sh line 5:` above the findings in that file.
 fn is_located_heading(line: &str) -> bool {
-    line.strip_prefix("In ")
+    line.strip_prefix(LOCATED_HEADING_START)
         .and_then(|rest| rest.strip_suffix(':'))
-        .and_then(|rest| rest.rsplit_once(" line "))
+        .and_then(|rest| rest.rsplit_once(LOCATED_HEADING_LINE))
         .is_some_and(|(path, number)| {
             !path.contains(' ') && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
         })
@@ -1158,7 +1334,7 @@ fn is_located_heading(line: &str) -> bool {
 
 /// TAP's `ok 2 - name`, a passed test.
 fn is_passed_tap_test(line: &str) -> bool {
-    line.strip_prefix("ok ")
+    line.strip_prefix(TAP_PASSED_START)
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
@@ -1171,7 +1347,7 @@ fn is_code_excerpt(line: &str) -> bool {
 /// A frame of pytest's traceback: `/venv/lib/flask/app.py:902: in dispatch_request`.
 fn is_pytest_frame(lower: &str) -> bool {
     lower
-        .split_once(": in ")
+        .split_once(PYTEST_FRAME_FUNCTION)
         .is_some_and(|(location, function)| {
             let line_number = location.rsplit_once(':').map_or("", |(_, n)| n);
             !line_number.is_empty()
@@ -1183,7 +1359,9 @@ fn is_pytest_frame(lower: &str) -> bool {
 
 /// The name of a pytest section header (`=== FAILURES ===`, `=== PASSES ===`).
 fn pytest_section(line: &str) -> Option<&str> {
-    let name = line.strip_prefix("===")?.strip_suffix("===")?;
+    let name = line
+        .strip_prefix(PYTEST_SECTION_RULE)?
+        .strip_suffix(PYTEST_SECTION_RULE)?;
     let name = name.trim_matches('=').trim();
     (!name.is_empty() && !name.contains('=')).then_some(name)
 }
@@ -1191,7 +1369,9 @@ fn pytest_section(line: &str) -> Option<&str> {
 /// The test named by pytest's `____ test_add ____` above its failure (or `____ ERROR
 /// collecting tests/test_x.py ____`).
 fn pytest_test_title(line: &str) -> Option<&str> {
-    let name = line.strip_prefix("___")?.strip_suffix("___")?;
+    let name = line
+        .strip_prefix(PYTEST_TITLE_RULE)?
+        .strip_suffix(PYTEST_TITLE_RULE)?;
     let name = name.trim_matches('_').trim();
     (!name.is_empty()).then_some(name)
 }
@@ -1199,11 +1379,13 @@ fn pytest_test_title(line: &str) -> Option<&str> {
 /// A step reported done: Django's `Applying auth.0007_…_error_messages... OK`, unittest's
 /// `test_x (…) ... ok`, deno's `name ... ok (3ms)` and the `name ...` that starts it.
 fn is_passed_step(lower: &str) -> bool {
-    lower.ends_with(" ...")
-        || lower.rsplit_once("... ok").is_some_and(|(_, rest)| {
-            let rest = rest.trim();
-            rest.is_empty() || rest.starts_with('(')
-        })
+    lower.ends_with(STEP_STARTED_END)
+        || lower
+            .rsplit_once(STEP_PASSED_MARK)
+            .is_some_and(|(_, rest)| {
+                let rest = rest.trim();
+                rest.is_empty() || rest.starts_with('(')
+            })
 }
 
 /// What a line does to mocha's failure title.
@@ -1238,7 +1420,7 @@ fn mocha_failure_title(
         }
     }
     let number = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if number == 0 || !line[number..].starts_with(") ") {
+    if number == 0 || !line[number..].starts_with(NUMBERED_TITLE_MARK) {
         return MochaTitle::None;
     }
     if line.ends_with(':') {
@@ -1250,13 +1432,13 @@ fn mocha_failure_title(
 
 /// mocha's count of failed tests, `2 failing`, after which it lists them.
 fn is_mocha_failing_count(line: &str) -> bool {
-    line.strip_suffix(" failing")
+    line.strip_suffix(MOCHA_FAILING_COUNT_END)
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
 fn is_stack_frame(lower: &str) -> bool {
-    lower.starts_with("at ") && (lower.contains('(') || lower.contains(':'))
+    lower.starts_with(STACK_FRAME_START) && (lower.contains('(') || lower.contains(':'))
 }
 
 /// The line's first severity word is below error (`warning: unused`, `5:1 warning …`,
@@ -1264,12 +1446,13 @@ fn is_stack_frame(lower: &str) -> bool {
 /// undefined` is an error.
 fn has_minor_severity(lower: &str) -> bool {
     for word in lower.split(|c: char| !c.is_ascii_alphabetic()) {
-        match word {
-            "warning" | "warnings" | "warn" | "note" | "info" | "hint" => return true,
-            "error" | "errors" | "err" | "fatal" | "fail" | "failed" | "failure" | "panic"
-            | "panicked" | "exception" => return false,
-            _ if word.ends_with("error") || word.ends_with("exception") => return false,
-            _ => {}
+        if MINOR_SEVERITY_WORDS.contains(&word) {
+            return true;
+        }
+        if ERROR_SEVERITY_WORDS.contains(&word)
+            || ERROR_SEVERITY_ENDS.iter().any(|end| word.ends_with(end))
+        {
+            return false;
         }
     }
     false
@@ -1281,18 +1464,7 @@ fn is_bare_marker(lower: &str) -> bool {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|word| !word.is_empty())
         .collect();
-    matches!(
-        words.as_slice(),
-        [] | ["fail"
-            | "failed"
-            | "failure"
-            | "failures"
-            | "error"
-            | "errors"
-            | "err"
-            | "exception"]
-            | ["npm", "err" | "error"]
-    )
+    BARE_MARKERS.contains(&words.as_slice())
 }
 
 /// A short title over a list: `Failed examples:`, `Failures:`, `Summary of failures:`.
@@ -1304,12 +1476,17 @@ fn is_heading(lower: &str) -> bool {
 
 fn is_count_summary(lower: &str) -> bool {
     // `3 == 4` is an assertion, not a count.
-    if lower.contains(" == ") || lower.contains(" != ") {
+    if ASSERTION_OPERATORS
+        .iter()
+        .any(|operator| lower.contains(operator))
+    {
         return false;
     }
-    // tsc, mypy, ruff: `Found 2 errors in the same file, starting at: src/a.ts:10`
     let mut words = lower.split_whitespace();
-    if words.next() == Some("found") && words.next().is_some_and(|w| w == "no" || is_number(w)) {
+    let opens_count = words
+        .next()
+        .is_some_and(|word| COUNT_OPENING_WORDS.contains(&word));
+    if opens_count && words.next().is_some_and(|w| w == NO_COUNT || is_number(w)) {
         return true;
     }
     let mut counted = false;
@@ -1318,7 +1495,7 @@ fn is_count_summary(lower: &str) -> bool {
         .map(|word| word.trim_matches('.'))
         .filter(|w| !w.is_empty())
     {
-        if word == "no" || is_number(word) {
+        if word == NO_COUNT || is_number(word) {
             counted = true;
         } else if !COUNT_WORDS.contains(&word) {
             return false;
@@ -1333,7 +1510,7 @@ fn is_number(word: &str) -> bool {
     let unit = &word[digits.len()..];
     digits.starts_with(|c: char| c.is_ascii_digit())
         && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && matches!(unit, "" | "ms" | "s" | "m" | "h")
+        && COUNT_NUMBER_UNITS.contains(&unit)
 }
 
 fn is_progress_bar(line: &str) -> bool {
@@ -1349,7 +1526,9 @@ fn is_progress_bar(line: &str) -> bool {
         }
     }
     // `[=====>    ] 45%`
-    line.contains('%') && line.contains('[') && (line.contains("===") || line.contains("###"))
+    line.contains('%')
+        && line.contains('[')
+        && PROGRESS_BAR_FILLS.iter().any(|fill| line.contains(fill))
 }
 
 /// The text a terminal would show: the last carriage-return overwrite, without ANSI escapes.
@@ -1453,8 +1632,8 @@ fn failure_heading(visible: &str) -> Option<(Option<String>, Details)> {
     if let Some(error) = valgrind_error(line) {
         return Some((Some(collapse_whitespace(error)), Details::SourceFrame));
     }
-    let gradle_test = line.ends_with(" FAILED") && line.contains(" > ");
-    let ctest_failure = line.contains(" Test ") && line.contains("***") && line.contains('#');
+    let gradle_test = line.ends_with(GRADLE_FAILED_END) && line.contains(GRADLE_TEST_SEPARATOR);
+    let ctest_failure = CTEST_FAILURE_MARKS.iter().all(|mark| line.contains(mark));
     if gradle_test || ctest_failure {
         return Some((Some(collapse_whitespace(line)), Details::UntilBlank));
     }
@@ -1467,7 +1646,7 @@ fn failure_heading(visible: &str) -> Option<(Option<String>, Details)> {
 /// `1) Calc adds two numbers` → `Calc adds two numbers`.
 fn numbered_heading(line: &str) -> Option<&str> {
     let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let text = line[digits..].strip_prefix(") ")?;
+    let text = line[digits..].strip_prefix(NUMBERED_TITLE_MARK)?;
     (digits > 0 && !text.trim().is_empty()).then(|| text.trim())
 }
 
@@ -1475,18 +1654,18 @@ fn numbered_heading(line: &str) -> Option<&str> {
 fn valgrind_error(line: &str) -> Option<&str> {
     let rest = valgrind_body(line)?.trim();
     let known = VALGRIND_ERRORS.iter().any(|error| rest.starts_with(error))
-        || rest.contains("are definitely lost in loss record");
+        || rest.contains(VALGRIND_DEFINITE_LEAK);
     known.then_some(rest)
 }
 
 /// What follows valgrind's `==PID==` prefix.
 fn valgrind_body(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("==")?;
-    let pid = rest.find("==")?;
+    let rest = line.strip_prefix(VALGRIND_MARK)?;
+    let pid = rest.find(VALGRIND_MARK)?;
     rest[..pid]
         .bytes()
         .all(|b| b.is_ascii_digit())
-        .then(|| &rest[pid + 2..])
+        .then(|| &rest[pid + VALGRIND_MARK.len()..])
 }
 
 /// One line under a heading: what to do with it.
@@ -1507,13 +1686,15 @@ fn detail(visible: &str, details: Details) -> Detail {
             Detail::Skip
         };
     }
-    // PHPUnit's testdox draws its details behind `│`, the JUnit console launcher behind `=>`.
-    let line = visible.trim().trim_start_matches('│').trim_start();
-    let line = line.strip_prefix("=> ").unwrap_or(line);
+    let line = visible
+        .trim()
+        .trim_start_matches(TESTDOX_DETAIL_MARK)
+        .trim_start();
+    let line = line.strip_prefix(JUNIT_DETAIL_START).unwrap_or(line);
     let lower = line.to_ascii_lowercase();
     if line.is_empty() || DETAILS_SKIPPED_STARTS.iter().any(|s| line.starts_with(s)) {
         Detail::Skip
-    } else if line == "--"
+    } else if DETAILS_END_LINES.contains(&line)
         || DETAILS_END_STARTS.iter().any(|s| line.starts_with(s))
         || is_count_summary(&lower)
         || is_bare_marker(&lower)
@@ -1530,20 +1711,20 @@ fn detail(visible: &str, details: Details) -> Detail {
 /// the JUnit console launcher prints them (`org.x.Y.z(Y.java:151)`, `(Native Method)`), and
 /// PHP's bare `/app/src/Cart.php:17`.
 fn is_backtrace_line(line: &str) -> bool {
-    let ruby_frame = line.find(":in `").is_some_and(|at| {
-        let method = &line[at + 5..];
+    let ruby_frame = line.find(RUBY_FRAME_METHOD).is_some_and(|at| {
+        let method = &line[at + RUBY_FRAME_METHOD.len()..];
         method
             .find('\'')
             .is_some_and(|end| method[end + 1..].trim().is_empty())
     });
     let java_frame = line.ends_with(')')
         && !line.contains(' ')
-        && (line.contains(".java:") || line.contains(".kt:") || line.contains("(Native Method)"));
+        && (JAVA_FRAME_FILES.iter().any(|file| line.contains(file)) || line.contains(NATIVE_FRAME));
     let bare_location = !line.contains(' ')
         && line
             .rsplit_once(':')
             .is_some_and(|(path, number)| path.contains('.') && is_number_text(number));
-    ruby_frame || java_frame || line.ends_with("(Native Method)") || bare_location
+    ruby_frame || java_frame || line.ends_with(NATIVE_FRAME) || bare_location
 }
 
 fn is_number_text(text: &str) -> bool {
@@ -1582,14 +1763,15 @@ fn without_log_level(line: &str) -> &str {
 
 /// RuboCop's `--format simple`: `== style.rb ==` over rows `C:  1:  5: Naming/MethodName: …`.
 fn is_rubocop_simple_row(line: &str) -> bool {
+    let (title_start, title_end) = RUBOCOP_FILE_TITLE;
     let file_title = line
-        .strip_prefix("== ")
-        .and_then(|rest| rest.strip_suffix(" =="))
+        .strip_prefix(title_start)
+        .and_then(|rest| rest.strip_suffix(title_end))
         .is_some_and(|file| !file.contains(' ') && file.contains('.'));
     let mut cells = line.splitn(4, ':').map(str::trim);
     let offence = cells
         .next()
-        .is_some_and(|s| ["C", "W", "E", "F", "R"].contains(&s))
+        .is_some_and(|s| RUBOCOP_SEVERITIES.contains(&s))
         && cells.next().is_some_and(is_number_text)
         && cells.next().is_some_and(is_number_text)
         && cells.next().is_some_and(|message| !message.is_empty());
@@ -1615,7 +1797,7 @@ fn is_native_or_script_error(line: &str) -> bool {
 }
 
 fn is_ruby_uncaught_exception(line: &str) -> bool {
-    let Some(at) = line.find(":in `") else {
+    let Some(at) = line.find(RUBY_FRAME_METHOD) else {
         return false;
     };
     let after = &line[at..];
@@ -1623,15 +1805,13 @@ fn is_ruby_uncaught_exception(line: &str) -> bool {
         .strip_suffix(')')
         .and_then(|rest| rest.rsplit_once('('))
         .map(|(_, name)| name);
-    after.contains("': ")
-        && exception.is_some_and(|name| {
-            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
-        })
+    after.contains(RUBY_MESSAGE_START)
+        && exception.is_some_and(|name| !name.contains(' ') && is_exception_name(name))
 }
 
 /// `bash: line 1: 4242 Aborted                 ./app`
 fn is_signal_report(line: &str) -> bool {
-    let Some((shell, rest)) = line.split_once(": line ") else {
+    let Some((shell, rest)) = line.split_once(SHELL_LINE_MARK) else {
         return false;
     };
     let words: Vec<&str> = rest.split_whitespace().collect();
@@ -1879,7 +2059,7 @@ fn source_path<'a>(candidate: &'a str, before: &str, after: &str) -> Option<&'a 
     let has_line = after
         .strip_prefix([':', '('])
         .is_some_and(starts_with_digit)
-        || after.starts_with("\", line ");
+        || after.starts_with(PYTHON_FRAME_LINE);
     (has_directory || has_line).then_some(candidate)
 }
 
