@@ -4,8 +4,19 @@
 //! This is a light tokenizer, not a shell: it understands quotes, escapes, `&&` `||` `;` `|`,
 //! redirections and heredocs, and keeps `$(…)`, `${…}` and backticks as plain text inside a word.
 //!
-//! Every rule ("which commands count as tests") is in the tables and match arms at the top of
-//! this file; the code below them only applies them.
+//! Every rule ("which commands count as tests") is in the tables at the top of this file; the
+//! code below them only applies them. The tables, in the order they come:
+//! - neutral commands, which never decide a category: `SETUP_PROGRAMS`, `INSPECTION_PROGRAMS`,
+//!   `QUERY_SUBCOMMANDS`, `SELF_QUERY_OPTIONS` and the shell keywords;
+//! - wrappers (`TRANSPARENT_WRAPPERS`) and the options of runners and tools that take a value;
+//! - the verbs of the package managers (`PACKAGE_MANAGER_*`);
+//! - the words that classify a script, a make or task target, a tox environment
+//!   (`SCRIPT_WORDS`, `WEAK_SCRIPT_WORDS`);
+//! - the programs with a rule of their own (`PROGRAM_RULES`: package managers, runners, shells,
+//!   make and the task runners, Maven, Gradle, tox/nox, python, ruby, java) and the tables their
+//!   rules read (`MAVEN_*`, `GRADLE_*`, `TOX_*`, `PYTHON_*`, `RUBY_*`, `JAVA_*`, `JUNIT_*`);
+//! - every other program: `FLAG_RULES`, `SUBCOMMAND_RULES`, then `PROGRAMS`;
+//! - failure evidence, which tells which command of a chain failed (`*_MARKERS`, `LINT_LINE`).
 
 use std::sync::LazyLock;
 
@@ -100,6 +111,9 @@ const QUERY_SUBCOMMANDS: &[(&str, &str)] = &[
     ("poetry", "show"),
 ];
 
+/// A first argument with which a program only tells about itself: neutral (`cargo --version`).
+const SELF_QUERY_OPTIONS: &[&str] = &["--version", "--help"];
+
 /// Shell keywords that open a compound command: the command after them is what runs
 /// (`if npm test; then …`).
 const LEADING_KEYWORDS: &[&str] = &[
@@ -112,16 +126,64 @@ const STRUCTURAL_KEYWORDS: &[&str] = &[
 ];
 
 // ─── Wrappers ────────────────────────────────────────────────────────────────────────────────
-// Transparent wrappers (env, time, nice, timeout, sudo, command, exec, nohup, stdbuf, cross-env,
-// dotenv) change how a program runs, never what it is: they are looked through and left out of
-// `normalized` (`timeout 60 npm test` is `npm test`). Their options are listed in
-// `transparent_wrapper_arguments`.
+// Transparent wrappers (`TRANSPARENT_WRAPPERS`) change how a program runs, never what it is:
+// they are looked through and left out of `normalized` (`timeout 60 npm test` is `npm test`).
 //
 // Runners (npx, bunx, pnpx, uvx, `pnpm exec`, `pnpm dlx`, `yarn dlx`, `npm exec`, `uv run`,
 // `poetry run`, `pipenv run`, `hatch run`, `pdm run`, `rye run`, `bundle exec`, `python -m`, c8,
-// nyc, `bash -c`) locate another program: they are looked through for the category but kept in
-// `normalized`, which stays a command one could run again. `xargs` is not looked through: it
-// runs whatever its input says, so it is plain Runtime.
+// nyc, `bash -c`; see `PROGRAM_RULES`) locate another program: they are looked through for the
+// category but kept in `normalized`, which stays a command one could run again. `xargs` is not
+// looked through: it runs whatever its input says, so it is plain Runtime.
+
+/// How the words between a transparent wrapper and the command it runs are read.
+#[derive(Clone, Copy)]
+enum WrapperWords {
+    /// Options, the listed ones with a value (`env -u HOME npm test`).
+    Options(&'static [&'static str]),
+    /// Options, then one operand (`timeout -s KILL 60 npm test`).
+    OptionsThenOperand(&'static [&'static str]),
+    /// Everything through `--` when there is one (`dotenv -e .env -- npm test`), else options.
+    ThroughSeparatorElseOptions(&'static [&'static str]),
+    /// None: the command comes right after the wrapper.
+    Nothing,
+}
+
+/// The transparent wrappers, with how their own words are read.
+const TRANSPARENT_WRAPPERS: &[(&str, WrapperWords)] = &[
+    (
+        "env",
+        WrapperWords::Options(&["-u", "--unset", "-C", "--chdir"]),
+    ),
+    (
+        "time",
+        WrapperWords::Options(&["-f", "--format", "-o", "--output"]),
+    ),
+    ("nice", WrapperWords::Options(&["-n", "--adjustment"])),
+    (
+        "timeout",
+        WrapperWords::OptionsThenOperand(&["-s", "--signal", "-k", "--kill-after"]),
+    ),
+    (
+        "sudo",
+        WrapperWords::Options(&[
+            "-u", "--user", "-g", "--group", "-C", "-D", "--chdir", "-h", "-p", "-U", "-r", "-t",
+            "-T",
+        ]),
+    ),
+    ("command", WrapperWords::Options(&[])),
+    ("exec", WrapperWords::Options(&["-a"])),
+    ("stdbuf", WrapperWords::Options(&["-i", "-o", "-e"])),
+    ("nohup", WrapperWords::Nothing),
+    ("cross-env", WrapperWords::Nothing),
+    (
+        "dotenv",
+        WrapperWords::ThroughSeparatorElseOptions(&["-e", "-v", "-c", "-p"]),
+    ),
+];
+
+/// `(wrapper, options)`: with one of these options first, the wrapper only looks a name up
+/// and wraps nothing (`command -v tsc`, which is inspection).
+const WRAPPER_LOOKUP_OPTIONS: &[(&str, &[&str])] = &[("command", &["-v", "-V"])];
 
 /// Options of runners that take a value (`npx -p typescript tsc`, `uvx --from ruff ruff`).
 pub(crate) const RUNNER_OPTIONS_WITH_VALUE: &[&str] = &[
@@ -135,6 +197,9 @@ pub(crate) const RUNNER_OPTIONS_WITH_VALUE: &[&str] = &[
     "-r",
     "--reporter",
 ];
+
+/// Options of `uv run` that run a module (`uv run -m pytest`).
+const UV_RUN_MODULE_OPTIONS: &[&str] = &["-m", "--module"];
 
 /// Options of `uv run` that take a value.
 pub(crate) const UV_RUN_OPTIONS_WITH_VALUE: &[&str] = &[
@@ -190,8 +255,29 @@ const MAKE_OPTIONS_WITH_VALUE: &[&str] = &[
 // ─── Package managers ────────────────────────────────────────────────────────────────────────
 // `npm test`, `npm t`, `pnpm test`, `yarn test`, `bun test` are tests; `npm start` is Runtime;
 // `npm run X`, `pnpm run X`, `yarn run X`, `bun run X` run the script X, and so do the shorthands
-// `pnpm X`, `yarn X`, `bun X` when X is not one of their own verbs below. `bun build` is bun's
-// bundler, so Build.
+// `pnpm X`, `yarn X`, `bun X` when X is not one of their own verbs below.
+
+/// Verbs of npm/pnpm/yarn/bun that run the tests.
+const PACKAGE_MANAGER_TEST_VERBS: &[&str] = &["test", "t", "tst"];
+
+/// Verbs that run the script named next (`npm run lint`), npm's aliases included.
+const PACKAGE_MANAGER_RUN_VERBS: &[&str] = &["run", "run-script", "rum", "urn"];
+
+/// Verbs that run a package's program, looked through like a runner (`pnpm exec tsc`).
+const PACKAGE_MANAGER_EXEC_VERBS: &[&str] = &["exec", "x", "dlx"];
+
+/// The verb that runs the rest of the command in one package (`yarn workspace web test`).
+const PACKAGE_MANAGER_WORKSPACE_VERB: &str = "workspace";
+
+/// `(manager, verb, category)`: a verb of one manager only (`bun build` is bun's bundler).
+const PACKAGE_MANAGER_OWN_VERBS: &[(&str, &str, Category)] = &[("bun", "build", Build)];
+
+/// Managers that install when run with no verb (bare `yarn`); the others print their help.
+const PACKAGE_MANAGERS_INSTALLING_BARE: &[&str] = &["yarn"];
+
+/// Managers without the shorthand: `npm X` with a verb that is none of npm's is Runtime, and
+/// `npm run X` always runs the script X, even when X names a program.
+const PACKAGE_MANAGERS_WITHOUT_SHORTHAND: &[&str] = &["npm"];
 
 /// Verbs of npm/pnpm/yarn/bun that are the tool's own, not a script: plain Runtime.
 pub(crate) const PACKAGE_MANAGER_VERBS: &[&str] = &[
@@ -310,11 +396,166 @@ const WEAK_SCRIPT_WORDS: &[(&str, Category)] = &[
     ("ci", Test),
 ];
 
+// ─── Programs with a rule of their own ───────────────────────────────────────────────────────
+// A program named in `PROGRAM_RULES` is classified by its rule, which reads the program's
+// arguments with the tables that follow; any other program goes by the tables of the next
+// section. (Neutral commands are recognised before either.)
+
+/// How a program of `PROGRAM_RULES` is classified.
+#[derive(Clone, Copy)]
+enum ProgramRule {
+    /// The package-manager tables above.
+    PackageManager,
+    /// The program after the runner's options (`RUNNER_OPTIONS_WITH_VALUE`): `npx tsc`.
+    Runner,
+    /// This subcommand runs the program after its options (`UV_RUN_*`): `uv run pytest`; the
+    /// others are Runtime.
+    UvRun(&'static str),
+    /// One of these subcommands runs the rest as a command (`poetry run pytest`, `bundle exec
+    /// rspec`); the others are Runtime.
+    CommandAfter(&'static [&'static str]),
+    /// This subcommand runs a program or a script of the project (`hatch run test`, scripts
+    /// from pyproject.toml); the others are Runtime.
+    ScriptAfter(&'static str),
+    /// This subcommand runs tasks, like a task runner (`deno task check`); the others go by
+    /// the tables of the next section.
+    TasksAfter(&'static str),
+    /// `bash -c '…'`: the script's segments decide; `bash script.sh` is Runtime.
+    Shell,
+    /// make and ninja: targets named like scripts, `check`-like targets test, others build.
+    Make,
+    /// Task runners: any word that is not an option may name the task.
+    TaskRunner,
+    /// `MAVEN_*`: goals and phases.
+    Maven,
+    /// `GRADLE_*`: task names.
+    Gradle,
+    /// `TOX_*`: the environments named, else the tests.
+    ToxOrNox,
+    /// `PYTHON_*`: `-m module`, Django's `manage.py test`, else Runtime.
+    Python,
+    /// `RUBY_*`: a test file, else the flag rules.
+    Ruby,
+    /// `JAVA_*`, `JUNIT_*`: the JUnit console launcher, else Runtime.
+    Java,
+}
+
+/// Subcommands through which poetry, pipenv and bundle run a command.
+const RUN_SUBCOMMANDS: &[&str] = &["run", "exec"];
+
+/// Programs classified by a rule of their own.
+const PROGRAM_RULES: &[(&[&str], ProgramRule)] = &[
+    (&["npm", "pnpm", "yarn", "bun"], ProgramRule::PackageManager),
+    (
+        &["npx", "pnpx", "bunx", "uvx", "c8", "nyc"],
+        ProgramRule::Runner,
+    ),
+    (&["uv"], ProgramRule::UvRun("run")),
+    (
+        &["poetry", "pipenv", "bundle"],
+        ProgramRule::CommandAfter(RUN_SUBCOMMANDS),
+    ),
+    (&["hatch", "pdm", "rye"], ProgramRule::ScriptAfter("run")),
+    (&["python"], ProgramRule::Python),
+    (&["bash", "sh", "zsh", "dash"], ProgramRule::Shell),
+    (&["make", "gmake", "ninja"], ProgramRule::Make),
+    (&["deno"], ProgramRule::TasksAfter("task")),
+    (
+        &[
+            "just", "task", "rake", "turbo", "nx", "lerna", "mise", "composer",
+        ],
+        ProgramRule::TaskRunner,
+    ),
+    (&["mvn", "mvnw"], ProgramRule::Maven),
+    (&["gradle", "gradlew"], ProgramRule::Gradle),
+    (&["tox", "nox"], ProgramRule::ToxOrNox),
+    (&["ruby"], ProgramRule::Ruby),
+    (&["java"], ProgramRule::Java),
+];
+
+/// Options of Maven that take a value (`mvn -pl core test`).
+const MAVEN_OPTIONS_WITH_VALUE: &[&str] = &["-pl", "--projects", "-P", "-f", "--file", "-T", "-s"];
+
+/// Maven plugins that lint, named as a goal's prefix (`mvn checkstyle:check`).
+const MAVEN_LINT_PLUGINS: &[&str] = &["checkstyle", "spotless", "pmd", "spotbugs"];
+
+/// Maven phases that decide: `test`/`verify` run the tests, other lifecycle phases build. The
+/// first goal that decides wins; a run in which none does (`mvn clean`, `mvn site`) builds.
+const MAVEN_PHASES: &[(&str, Category)] = &[
+    ("test", Test),
+    ("verify", Test),
+    ("integration-test", Test),
+    ("compile", Build),
+    ("test-compile", Build),
+    ("package", Build),
+    ("install", Build),
+    ("deploy", Build),
+];
+
+/// Options of Gradle that take a value (`gradle -x test build` does not test).
+const GRADLE_OPTIONS_WITH_VALUE: &[&str] = &["-p", "--project-dir", "-x", "--exclude-task"];
+
+/// How a row of `GRADLE_TASKS` matches a task's name.
+#[derive(Clone, Copy)]
+enum NameMatch {
+    /// The name holds the word (`integrationTest`, `ktlintCheck`).
+    Contains,
+    /// The name is the word.
+    Whole,
+}
+
+/// Gradle tasks by name (after the last `:`, lowercased): the first row that matches decides,
+/// and the first task that decides wins. A run in which none does (`build`, `assemble`, bare
+/// `gradle`) builds.
+const GRADLE_TASKS: &[(NameMatch, &str, Category)] = &[
+    (NameMatch::Contains, "test", Test),
+    (NameMatch::Whole, "check", Test),
+    (NameMatch::Contains, "lint", Lint),
+    (NameMatch::Contains, "detekt", Lint),
+    (NameMatch::Contains, "ktlint", Lint),
+    (NameMatch::Contains, "spotless", Lint),
+    (NameMatch::Contains, "checkstyle", Lint),
+    (NameMatch::Whole, "run", Runtime),
+    (NameMatch::Whole, "bootrun", Runtime),
+];
+
+/// Options of tox and nox that name the environments (sessions) to run, comma-separated:
+/// classified by the script words (`tox -e lint`, `nox -s typecheck`). With none that
+/// decides, tox and nox run the tests.
+const TOX_ENVIRONMENT_OPTIONS: &[&str] = &["-e", "--env", "-s", "--session", "--sessions"];
+
+/// `python -m module`: the module is the program (`python -m pytest` is pytest).
+const PYTHON_MODULE_OPTION: &str = "-m";
+/// `python -c code`: code run inline, Runtime.
+const PYTHON_CODE_OPTION: &str = "-c";
+/// Options of python that take a value in the next word.
+const PYTHON_OPTIONS_WITH_VALUE: &[&str] = &["-X", "-W"];
+/// `(script, subcommand)` that run the tests: Django's `python manage.py test`. Any other
+/// script is Runtime.
+const PYTHON_TEST_SCRIPTS: &[(&str, &str)] = &[("manage.py", "test")];
+
+/// Test files by name: `ruby test/calc_test.rb` runs minitest, `ruby spec/x_spec.rb` RSpec.
+const RUBY_TEST_FILE_SUFFIXES: &[&str] = &["_test.rb", "_spec.rb"];
+const RUBY_TEST_DIRECTORIES: &[&str] = &["test/", "spec/", "./test/", "./spec/"];
+/// `ruby -e code`: no script file follows.
+const RUBY_CODE_OPTION: &str = "-e";
+/// Options of `ruby` that take a value in the next word.
+const RUBY_OPTIONS_WITH_VALUE: &[&str] = &["-I", "-r", "-C", "-E", "--encoding"];
+
+/// `java -jar file.jar`: the jar is the program.
+const JAVA_JAR_OPTION: &str = "-jar";
+/// The JUnit console launcher, by its jar's name (`java -jar junit-platform-console-standalone.jar`)
+/// or its main class: it runs tests. Any other class or jar is Runtime.
+const JUNIT_CONSOLE_JAR: &str = "junit-platform-console";
+const JUNIT_CONSOLE_CLASS: &str = "org.junit.platform.console.ConsoleLauncher";
+
 // ─── Programs ────────────────────────────────────────────────────────────────────────────────
-// Looked up in this order: FLAG_RULES, SUBCOMMAND_RULES, then PROGRAMS; anything else is
-// Runtime (`node x.js`, `python app.py`, `./script.sh`, `curl …`). Package managers, runners,
-// make and the other task runners, mvn, gradle, tox/nox and python have their own arms in
-// `classify_program`.
+// Every program without a rule of its own is looked up in this order: FLAG_RULES,
+// SUBCOMMAND_RULES, then PROGRAMS; anything else is Runtime (`node x.js`, `./script.sh`,
+// `curl …`).
+
+/// Programs known by a name with a version glued on: `python3.12` is `python`, `pip3` `pip`.
+const VERSIONED_PROGRAMS: &[&str] = &["python", "pip"];
 
 /// `(program, subcommand or "", flag, category)`: a flag decides (formatters check only with
 /// it; without it they rewrite files and are Runtime). `--flag=value` matches too.
@@ -573,18 +814,6 @@ const RUNTIME_MARKERS: &[&str] = &[
     "PHP Fatal error:",
 ];
 
-/// Test files by name: `ruby test/calc_test.rb` runs minitest, `ruby spec/x_spec.rb` RSpec.
-const RUBY_TEST_FILE_SUFFIXES: &[&str] = &["_test.rb", "_spec.rb"];
-const RUBY_TEST_DIRECTORIES: &[&str] = &["test/", "spec/", "./test/", "./spec/"];
-
-/// Options of `ruby` that take a value in the next word.
-const RUBY_OPTIONS_WITH_VALUE: &[&str] = &["-I", "-r", "-C", "-E", "--encoding"];
-
-/// The JUnit console launcher, by its jar's name (`java -jar junit-platform-console-standalone.jar`)
-/// or its main class.
-const JUNIT_CONSOLE_JAR: &str = "junit-platform-console";
-const JUNIT_CONSOLE_CLASS: &str = "org.junit.platform.console.ConsoleLauncher";
-
 /// Markers of an install that could not resolve a requirement (pip, uv), anywhere in a line:
 /// the installer's step failed, which is Runtime (`pip install -r req.txt && pytest`).
 const INSTALL_MARKERS: &[&str] = &[
@@ -737,7 +966,9 @@ fn classify_words(words: &[&str]) -> Option<Category> {
 fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
     let neutral = [SETUP_PROGRAMS, INSPECTION_PROGRAMS, STRUCTURAL_KEYWORDS];
     if neutral.iter().any(|table| table.contains(&word))
-        || matches!(args.first(), Some(&("--version" | "--help")))
+        || args
+            .first()
+            .is_some_and(|arg| SELF_QUERY_OPTIONS.contains(arg))
     {
         return None;
     }
@@ -745,37 +976,48 @@ fn classify_program(word: &str, args: &[&str]) -> Option<Category> {
     if is_query(program, args) {
         return None;
     }
-    match program {
-        "npm" | "pnpm" | "yarn" | "bun" => package_manager(program, args),
-        "npx" | "pnpx" | "bunx" | "uvx" | "c8" | "nyc" => {
+    let rule = PROGRAM_RULES
+        .iter()
+        .find(|(programs, _)| programs.contains(&program));
+    match rule {
+        Some((_, rule)) => by_rule(*rule, program, args),
+        None => Some(by_tables(program, args)),
+    }
+}
+
+/// A program of `PROGRAM_RULES`, classified by its rule.
+fn by_rule(rule: ProgramRule, program: &str, args: &[&str]) -> Option<Category> {
+    let subcommand = args.split_first();
+    match rule {
+        ProgramRule::PackageManager => package_manager(program, args),
+        ProgramRule::Runner => {
             classify_words(&args[options_length(args, RUNNER_OPTIONS_WITH_VALUE)..])
         }
-        "uv" => match args.split_first() {
-            Some((&"run", rest)) => uv_run(rest),
+        ProgramRule::UvRun(run) => match subcommand {
+            Some((verb, rest)) if *verb == run => uv_run(rest),
             _ => Some(Runtime),
         },
-        "poetry" | "pipenv" | "bundle" => match args.split_first() {
-            Some((&("run" | "exec"), inner)) => classify_words(inner),
+        ProgramRule::CommandAfter(runs) => match subcommand {
+            Some((verb, inner)) if runs.contains(verb) => classify_words(inner),
             _ => Some(Runtime),
         },
-        // Their `run` also runs scripts declared in pyproject.toml (`hatch run test`).
-        "hatch" | "pdm" | "rye" => match args.split_first() {
-            Some((&"run", [name, rest @ ..])) => program_or_script(name, rest),
+        ProgramRule::ScriptAfter(run) => match subcommand {
+            Some((verb, [name, rest @ ..])) if *verb == run => program_or_script(name, rest),
             _ => Some(Runtime),
         },
-        "python" => python(args),
-        "bash" | "sh" | "zsh" | "dash" => shell_script(args),
-        "make" | "gmake" | "ninja" => Some(make_targets(args)),
-        "deno" if args.first() == Some(&"task") => Some(task_targets(&args[1..])),
-        "just" | "task" | "rake" | "turbo" | "nx" | "lerna" | "mise" | "composer" => {
-            Some(task_targets(args))
-        }
-        "mvn" | "mvnw" => Some(maven_goals(args)),
-        "gradle" | "gradlew" => Some(gradle_tasks(args)),
-        "tox" | "nox" => Some(tox_or_nox(args)),
-        "ruby" => Some(ruby(args)),
-        "java" => Some(java(args)),
-        _ => Some(by_tables(program, args)),
+        ProgramRule::TasksAfter(task) => match subcommand {
+            Some((verb, rest)) if *verb == task => Some(task_targets(rest)),
+            _ => Some(by_tables(program, args)),
+        },
+        ProgramRule::Shell => shell_script(args),
+        ProgramRule::Make => Some(make_targets(args)),
+        ProgramRule::TaskRunner => Some(task_targets(args)),
+        ProgramRule::Maven => Some(maven_goals(args)),
+        ProgramRule::Gradle => Some(gradle_tasks(args)),
+        ProgramRule::ToxOrNox => Some(tox_or_nox(args)),
+        ProgramRule::Python => python(args),
+        ProgramRule::Ruby => Some(ruby(program, args)),
+        ProgramRule::Java => Some(java(args)),
     }
 }
 
@@ -795,32 +1037,38 @@ fn is_query(program: &str, args: &[&str]) -> bool {
 fn package_manager(manager: &str, args: &[&str]) -> Option<Category> {
     let args = &args[options_length(args, OPTIONS_WITH_VALUE)..];
     let Some((&verb, rest)) = args.split_first() else {
-        // Bare `yarn` installs; bare npm, pnpm and bun print their help.
-        return (manager == "yarn").then_some(Runtime);
+        return PACKAGE_MANAGERS_INSTALLING_BARE
+            .contains(&manager)
+            .then_some(Runtime);
     };
-    match verb {
-        "test" | "t" | "tst" => Some(Test),
-        "run" | "run-script" | "rum" | "urn" => {
-            let rest = &rest[options_length(rest, OPTIONS_WITH_VALUE)..];
-            // `npm run` alone lists the scripts.
-            let (name, script_args) = rest.split_first()?;
-            if manager == "npm" {
-                Some(script_category(name))
-            } else {
-                program_or_script(name, script_args)
-            }
+    let without_shorthand = PACKAGE_MANAGERS_WITHOUT_SHORTHAND.contains(&manager);
+    let own_verb = PACKAGE_MANAGER_OWN_VERBS
+        .iter()
+        .find(|(name, own, _)| *name == manager && *own == verb);
+    if PACKAGE_MANAGER_TEST_VERBS.contains(&verb) {
+        Some(Test)
+    } else if PACKAGE_MANAGER_RUN_VERBS.contains(&verb) {
+        let rest = &rest[options_length(rest, OPTIONS_WITH_VALUE)..];
+        // `npm run` alone lists the scripts.
+        let (name, script_args) = rest.split_first()?;
+        if without_shorthand {
+            Some(script_category(name))
+        } else {
+            program_or_script(name, script_args)
         }
-        "exec" | "x" | "dlx" => {
-            classify_words(&rest[options_length(rest, RUNNER_OPTIONS_WITH_VALUE)..])
-        }
-        // `yarn workspace web test`
-        "workspace" => rest
-            .split_first()
-            .and_then(|(_, rest)| package_manager(manager, rest)),
-        "build" if manager == "bun" => Some(Build),
-        _ if PACKAGE_MANAGER_QUERIES.contains(&verb) => None,
-        _ if PACKAGE_MANAGER_VERBS.contains(&verb) || manager == "npm" => Some(Runtime),
-        _ => program_or_script(verb, rest),
+    } else if PACKAGE_MANAGER_EXEC_VERBS.contains(&verb) {
+        classify_words(&rest[options_length(rest, RUNNER_OPTIONS_WITH_VALUE)..])
+    } else if verb == PACKAGE_MANAGER_WORKSPACE_VERB {
+        rest.split_first()
+            .and_then(|(_, rest)| package_manager(manager, rest))
+    } else if let Some((_, _, category)) = own_verb {
+        Some(*category)
+    } else if PACKAGE_MANAGER_QUERIES.contains(&verb) {
+        None
+    } else if PACKAGE_MANAGER_VERBS.contains(&verb) || without_shorthand {
+        Some(Runtime)
+    } else {
+        program_or_script(verb, rest)
     }
 }
 
@@ -890,64 +1138,52 @@ fn task_targets(args: &[&str]) -> Category {
 /// classified by its words.
 fn tox_or_nox(args: &[&str]) -> Category {
     args.windows(2)
-        .filter(|pair| matches!(pair[0], "-e" | "--env" | "-s" | "--session" | "--sessions"))
+        .filter(|pair| TOX_ENVIRONMENT_OPTIONS.contains(&pair[0]))
         .flat_map(|pair| pair[1].split(','))
         .find_map(strong_script_category)
         .unwrap_or(Test)
 }
 
-/// Maven: `test`/`verify` run the tests, static-analysis plugins lint, other phases build.
+/// Maven: a lint plugin's goal lints, else the goal's phase decides (`MAVEN_PHASES`).
 fn maven_goals(args: &[&str]) -> Category {
-    let goals = positionals(
-        args,
-        &["-pl", "--projects", "-P", "-f", "--file", "-T", "-s"],
-    );
-    goals
+    positionals(args, MAVEN_OPTIONS_WITH_VALUE)
         .iter()
         .find_map(|goal| {
             let (plugin, phase) = goal.split_once(':').unwrap_or(("", goal));
-            if ["checkstyle", "spotless", "pmd", "spotbugs"].contains(&plugin) {
+            if MAVEN_LINT_PLUGINS.contains(&plugin) {
                 return Some(Lint);
             }
-            match phase {
-                "test" | "verify" | "integration-test" => Some(Test),
-                "compile" | "test-compile" | "package" | "install" | "deploy" => Some(Build),
-                _ => None,
-            }
+            MAVEN_PHASES
+                .iter()
+                .find(|(name, _)| *name == phase)
+                .map(|(_, category)| *category)
         })
         .unwrap_or(Build)
 }
 
-/// Gradle: `test`-like tasks and `check` run the tests, lint plugins lint, `run`/`bootRun` run,
-/// everything else (`build`, `assemble`, bare `gradle`) builds.
+/// Gradle: the first task that `GRADLE_TASKS` names decides.
 fn gradle_tasks(args: &[&str]) -> Category {
-    let tasks = positionals(args, &["-p", "--project-dir", "-x", "--exclude-task"]);
-    tasks
+    positionals(args, GRADLE_OPTIONS_WITH_VALUE)
         .iter()
         .find_map(|task| {
             let task = task.rsplit(':').next().unwrap_or(task).to_ascii_lowercase();
-            if task.contains("test") || task == "check" {
-                Some(Test)
-            } else if ["lint", "detekt", "ktlint", "spotless", "checkstyle"]
+            GRADLE_TASKS
                 .iter()
-                .any(|tool| task.contains(tool))
-            {
-                Some(Lint)
-            } else if task == "run" || task == "bootrun" {
-                Some(Runtime)
-            } else {
-                None
-            }
+                .find(|(matching, word, _)| match matching {
+                    NameMatch::Contains => task.contains(word),
+                    NameMatch::Whole => task == *word,
+                })
+                .map(|(_, _, category)| *category)
         })
         .unwrap_or(Build)
 }
 
 /// `ruby test/calc_test.rb` runs tests; `ruby -c` checks syntax; other scripts run.
-fn ruby(args: &[&str]) -> Category {
+fn ruby(program: &str, args: &[&str]) -> Category {
     let mut index = 0;
     while let Some(&arg) = args.get(index) {
         match arg {
-            "-e" => break,
+            _ if arg == RUBY_CODE_OPTION => break,
             _ if RUBY_OPTIONS_WITH_VALUE.contains(&arg) => index += 2,
             _ if arg.starts_with('-') => index += 1,
             script => {
@@ -960,15 +1196,14 @@ fn ruby(args: &[&str]) -> Category {
             }
         }
     }
-    by_tables("ruby", args)
+    by_tables(program, args)
 }
 
 /// `java -jar junit-platform-console-standalone.jar …` runs tests; any other class or jar runs.
 fn java(args: &[&str]) -> Category {
-    let launcher = args
-        .windows(2)
-        .any(|pair| pair[0] == "-jar" && program_name(pair[1]).contains(JUNIT_CONSOLE_JAR))
-        || args.contains(&JUNIT_CONSOLE_CLASS);
+    let launcher = args.windows(2).any(|pair| {
+        pair[0] == JAVA_JAR_OPTION && program_name(pair[1]).contains(JUNIT_CONSOLE_JAR)
+    }) || args.contains(&JUNIT_CONSOLE_CLASS);
     if launcher {
         Test
     } else {
@@ -981,7 +1216,7 @@ fn uv_run(args: &[&str]) -> Option<Category> {
     let mut index = 0;
     while let Some(&arg) = args.get(index) {
         match arg {
-            "-m" | "--module" => return classify_words(&args[index + 1..]),
+            _ if UV_RUN_MODULE_OPTIONS.contains(&arg) => return classify_words(&args[index + 1..]),
             "--" => return classify_words(&args[index + 1..]),
             _ if UV_RUN_OPTIONS_WITH_VALUE.contains(&arg) => index += 2,
             _ if arg.starts_with('-') => index += 1,
@@ -997,14 +1232,15 @@ fn python(args: &[&str]) -> Option<Category> {
     let mut index = 0;
     while let Some(&arg) = args.get(index) {
         match arg {
-            "-m" => return classify_words(&args[index + 1..]),
-            "-c" => return Some(Runtime),
-            "-X" | "-W" => index += 2,
+            _ if arg == PYTHON_MODULE_OPTION => return classify_words(&args[index + 1..]),
+            _ if arg == PYTHON_CODE_OPTION => return Some(Runtime),
+            _ if PYTHON_OPTIONS_WITH_VALUE.contains(&arg) => index += 2,
             _ if arg.starts_with('-') => index += 1,
             script => {
-                let django_tests =
-                    program_name(script) == "manage.py" && args.get(index + 1) == Some(&"test");
-                return Some(if django_tests { Test } else { Runtime });
+                let runs_tests = PYTHON_TEST_SCRIPTS.iter().any(|(name, subcommand)| {
+                    program_name(script) == *name && args.get(index + 1) == Some(subcommand)
+                });
+                return Some(if runs_tests { Test } else { Runtime });
             }
         }
     }
@@ -1062,7 +1298,7 @@ fn by_tables(program: &str, args: &[&str]) -> Category {
 fn program_name(word: &str) -> &str {
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
     let base = base.strip_suffix(".exe").unwrap_or(base);
-    for family in ["python", "pip"] {
+    for family in VERSIONED_PROGRAMS {
         if let Some(version) = base.strip_prefix(family) {
             if version.chars().all(|c| c.is_ascii_digit() || c == '.') {
                 return family;
@@ -1091,28 +1327,26 @@ fn prefix_length(words: &[&str]) -> usize {
 /// How many of the following words belong to the transparent wrapper `word` (its options and
 /// operands), or None when `word` is no transparent wrapper.
 fn transparent_wrapper_arguments(word: &str, args: &[&str]) -> Option<usize> {
-    let consumed = match program_name(word) {
-        "env" => options_length(args, &["-u", "--unset", "-C", "--chdir"]),
-        "time" => options_length(args, &["-f", "--format", "-o", "--output"]),
-        "nice" => options_length(args, &["-n", "--adjustment"]),
-        // `timeout [options] DURATION cmd`
-        "timeout" => options_length(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
-        "sudo" => options_length(
-            args,
-            &[
-                "-u", "--user", "-g", "--group", "-C", "-D", "--chdir", "-h", "-p", "-U", "-r",
-                "-t", "-T",
-            ],
-        ),
-        "command" if !matches!(args.first(), Some(&("-v" | "-V"))) => options_length(args, &[]),
-        "exec" => options_length(args, &["-a"]),
-        "stdbuf" => options_length(args, &["-i", "-o", "-e"]),
-        "nohup" | "cross-env" => 0,
-        "dotenv" => match args.iter().position(|arg| *arg == "--") {
-            Some(separator) => separator + 1,
-            None => options_length(args, &["-e", "-v", "-c", "-p"]),
-        },
-        _ => return None,
+    let program = program_name(word);
+    let (_, words) = TRANSPARENT_WRAPPERS
+        .iter()
+        .find(|(wrapper, _)| *wrapper == program)?;
+    let lookup = WRAPPER_LOOKUP_OPTIONS.iter().any(|(wrapper, options)| {
+        *wrapper == program && args.first().is_some_and(|arg| options.contains(arg))
+    });
+    if lookup {
+        return None;
+    }
+    let consumed = match *words {
+        WrapperWords::Options(with_value) => options_length(args, with_value),
+        WrapperWords::OptionsThenOperand(with_value) => options_length(args, with_value) + 1,
+        WrapperWords::ThroughSeparatorElseOptions(with_value) => {
+            match args.iter().position(|arg| *arg == "--") {
+                Some(separator) => separator + 1,
+                None => options_length(args, with_value),
+            }
+        }
+        WrapperWords::Nothing => 0,
     };
     Some(consumed.min(args.len()))
 }

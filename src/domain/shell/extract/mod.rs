@@ -1,5 +1,19 @@
 //! Which lines of a failed command's output are its errors, and the stable summary text and
 //! fingerprint that recognise the same failure when it happens again.
+//!
+//! Every rule is in the tables at the top of this file; the code below them only applies them.
+//! The tables, in the order they come:
+//! - how much output is read (`OUTPUT_HEAD_BYTES`, `OUTPUT_TAIL_BYTES`) and kept;
+//! - line rules: the words, starts and fragments that make a line an error line (`STRONG_*`,
+//!   `VALIDATION_STARTS`, `LOOSE_ERROR_WORDS`, …), a warning (`*_SEVERITY_*`), a runner's
+//!   report (`RUNNER_REPORT_*`) or noise (`NOISE_*`, `COUNT_*`, `BARE_MARKERS`, …);
+//! - the shapes of tools' lines, by tool: pytest, Python, rustc, JUnit, TAP, mocha, shellcheck,
+//!   RuboCop, Ruby, the shell, JavaScript and Java stack frames;
+//! - failure reports: the headings, sections and details of a runner's closing report
+//!   (`FAILURE_HEADING_STARTS`, `REPORT_SECTION_HEADINGS`, `DETAILS_*`, Gradle, CTest,
+//!   valgrind), and the native and script errors (`NATIVE_AND_SCRIPT_ERROR_*`, `SIGNAL_REPORTS`);
+//! - masking: what in a summary changes from one run to the next (`TEMP_DIRECTORIES`,
+//!   `DURATION_UNITS`).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -15,7 +29,6 @@ use crate::domain::shell::command::{mentions_typescript_error, Category};
 const MAX_ERROR_LINES: usize = 5;
 const MAX_SUMMARY_CHARS: usize = 280;
 const SUMMARY_SEPARATOR: &str = " | ";
-const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
 
 // ─── How much output is read ─────────────────────────────────────────────────────────────────
 // A failing command's errors are at the end of its output (compilers and test runners close
@@ -169,8 +182,12 @@ const RUNNER_REPORT_FRAGMENTS: &[&str] = &[
 const PROGRESS_GLYPHS: &[char] = &['█', '▓', '▒', '░', '■', '□', '▰', '▱', '⣿', '━'];
 
 /// Starts of the line on which a test runner reports one failed test by name (node's spec
-/// reporter `✖ adds (1.2ms)`, bun's `(fail) cart > adds [0.2ms]`).
-const TEST_FAILED_STARTS: &[&str] = &["✖ ", "✗ ", "✘ ", "(fail) "];
+/// reporter `✖ adds (1.2ms)`, bun's `(fail) cart > adds [0.2ms]`, `go test`'s `--- FAIL:
+/// TestX (0.00s)`).
+const TEST_FAILED_STARTS: &[&str] = &["✖ ", "✗ ", "✘ ", "(fail) ", "--- FAIL"];
+/// Words that start the line on which a runner reports a failed test or file, before a space, a
+/// tab or `:` (`FAIL src/a.test.ts`, `FAIL: test_x (…)`, `FAILED tests/x.py::t - …`).
+const TEST_FAILURE_WORDS: &[&str] = &["FAIL", "FAILED"];
 /// Starts of the line on which a test runner reports one passed or skipped test: never an
 /// error line, even when the test's name says "error".
 const TEST_PASSED_STARTS: &[&str] = &[
@@ -200,6 +217,10 @@ const STRONG_STARTS: &[&str] = &[
     "panic:",
     "Exception in thread",
 ];
+
+/// Line starts, in any case, that make a line an error line for any command (`npm error …`,
+/// `npm ERROR …`).
+const STRONG_STARTS_ANY_CASE: &[&str] = &["npm error"];
 
 /// Fragments that make a line an error line for any command.
 const STRONG_FRAGMENTS: [&str; 6] = [
@@ -244,25 +265,133 @@ const UNRESOLVED_DEPENDENCY_FRAGMENTS: [&str; 7] = [
     "replacement directory",
 ];
 
+/// Starts of the line on which a formatter names a file it would change only when the path
+/// has a directory, since they start plenty of prose too (deno's `from /x/a.ts:`).
+const UNFORMATTED_FILE_STARTS_WITH_DIRECTORY: &[&str] = &["from "];
+
 /// Longest line appended to an exception whose message ends with `:` and goes on below it
 /// (node's `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:` / `6 !== 7`).
 const MAX_MESSAGE_CONTINUATION_CHARS: usize = 120;
 
-/// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
-const TEMP_DIRECTORIES: &[&str] = &[
-    "/tmp/",
-    "/var/tmp/",
-    "/var/folders/",
-    "/private/var/",
-    "/private/tmp/",
+/// The end of an exception's name (`TypeError`, `requests.exceptions.HTTPError`,
+/// `NullPointerException`), before `:` and its message.
+const EXCEPTION_NAME_ENDS: &[&str] = &["Error", "Exception"];
+/// What may come before an exception's name (`Uncaught TypeError: x`).
+const EXCEPTION_PREFIXES: &[&str] = &["Uncaught "];
+
+/// Lowercase words that say a line is below error (`warning: unused`, `5:1 warning …`, mypy's
+/// `a.py:3: note: …`)…
+const MINOR_SEVERITY_WORDS: &[&str] = &["warning", "warnings", "warn", "note", "info", "hint"];
+/// …and those that say it is an error (`TypeError: warning is undefined`), with the words that
+/// end like an exception's name (`ERROR_SEVERITY_ENDS`). The first of either in a line decides.
+const ERROR_SEVERITY_WORDS: &[&str] = &[
+    "error",
+    "errors",
+    "err",
+    "fatal",
+    "fail",
+    "failed",
+    "failure",
+    "panic",
+    "panicked",
+    "exception",
 ];
-/// The Windows temporary directory, inside a path (`C:\Users\me\AppData\Local\Temp\…`).
-const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
-/// Duration units, longest first so that `12ms` is not read as `12m` + `s`.
-const DURATION_UNITS: &[&str] = &[
-    "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
-    "s", "m", "h",
+const ERROR_SEVERITY_ENDS: &[&str] = &["error", "exception"];
+
+/// Markers with nothing after them, as their lowercase words (`FAIL`, `=== FAILURES ===`, `npm
+/// ERR!`, `error: |-`): noise, whatever signal they carry. A line with no word at all is one.
+const BARE_MARKERS: &[&[&str]] = &[
+    &[],
+    &["fail"],
+    &["failed"],
+    &["failure"],
+    &["failures"],
+    &["error"],
+    &["errors"],
+    &["err"],
+    &["exception"],
+    &["npm", "err"],
+    &["npm", "error"],
 ];
+
+/// Lowercase fragments of an assertion (`3 == 4`), which is never a count summary.
+const ASSERTION_OPERATORS: &[&str] = &[" == ", " != "];
+/// Words that open a count whatever follows it, when a number (or "no") comes next (tsc, mypy,
+/// ruff: `Found 2 errors in the same file, starting at: src/a.ts:10`).
+const COUNT_OPENING_WORDS: &[&str] = &["found"];
+/// The word that counts as the number 0 in a count (`no tests ran`).
+const NO_COUNT: &str = "no";
+/// Units glued to a number in a count (`45ms`, `1.5s`); "" is a bare number.
+const COUNT_NUMBER_UNITS: &[&str] = &["", "ms", "s", "m", "h"];
+
+/// What fills a progress bar drawn in ASCII (`[=====>    ] 45%`, `[###   ] 30%`).
+const PROGRESS_BAR_FILLS: &[&str] = &["===", "###"];
+
+// ─── Shapes of tools' lines ──────────────────────────────────────────────────────────────────
+// The marks by which the line rules and `error_lines` recognise one tool's lines. The shape
+// around a mark (digits, a path, indentation) is read by the function named beside it.
+
+/// pytest: its sections (`=== FAILURES ===`, see `pytest_section`), of which `PASSES` holds
+/// what passing tests logged; the failing test's title (`____ test_add ____`, see
+/// `pytest_test_title`); its frames (`/venv/lib/flask/app.py:902: in dispatch_request`, see
+/// `is_pytest_frame`); its explanation lines (`E       assert 3 == 4`).
+const PYTEST_SECTION_RULE: &str = "===";
+const PYTEST_PASSES_SECTION: &str = "PASSES";
+const PYTEST_TITLE_RULE: &str = "___";
+const PYTEST_FRAME_FUNCTION: &str = ": in ";
+const PYTEST_DETAIL_START: &str = "E ";
+
+/// Python: the header of a traceback, whose indented frames end at the exception line.
+const TRACEBACK_HEADER: &str = "Traceback (most recent call last):";
+/// Python: what follows a path in a traceback's frame (`File "app/x.py", line 3`).
+const PYTHON_FRAME_LINE: &str = "\", line ";
+
+/// rustc and ruff: the location on the line under an error (`--> src/main.rs:4:5`).
+const LOCATION_UNDER_ERROR_START: &str = "--> ";
+
+/// The JUnit console launcher's `--details=flat`: a test on `Finished:` (its engine id from
+/// ` ([` on dropped), then its failure on the next line, `=> Exception: …`.
+const JUNIT_FINISHED_START: &str = "Finished:";
+const JUNIT_ENGINE_ID_START: &str = " ([";
+const JUNIT_FAILURE_START: &str = "=> Exception: ";
+
+/// TAP: a result line, `not ok 3 - name` or `ok 2 - name`, then the test's number.
+const TAP_FAILED_START: &str = "not ok ";
+const TAP_PASSED_START: &str = "ok ";
+
+/// mocha: its count of failed tests (`2 failing`), after which it lists them, each under a
+/// numbered title (`1) cart`), like RSpec's and minitest's headings (`1) Calc adds`).
+const MOCHA_FAILING_COUNT_END: &str = " failing";
+const NUMBERED_TITLE_MARK: &str = ") ";
+
+/// shellcheck: `In scripts/deploy.sh line 5:` above the findings in that file.
+const LOCATED_HEADING_START: &str = "In ";
+const LOCATED_HEADING_LINE: &str = " line ";
+
+/// RuboCop's `--format simple`: `== style.rb ==` over rows `C:  1:  5: Naming/MethodName: …`,
+/// which start with a severity letter.
+const RUBOCOP_FILE_TITLE: (&str, &str) = ("== ", " ==");
+const RUBOCOP_SEVERITIES: &[&str] = &["C", "W", "E", "F", "R"];
+
+/// Ruby: a backtrace frame's method (`a.rb:4:in \`<main>'`), and the message after it in an
+/// uncaught exception (`a.rb:2:in \`<main>': undefined method … (NoMethodError)`).
+const RUBY_FRAME_METHOD: &str = ":in `";
+const RUBY_MESSAGE_START: &str = "': ";
+
+/// The shell's report of a program killed by a signal: `bash: line 1: 4242 Aborted ./app`.
+const SHELL_LINE_MARK: &str = ": line ";
+
+/// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
+const STACK_FRAME_START: &str = "at ";
+/// Java frames as the JUnit console launcher prints them (`org.x.Y.z(Y.java:151)`,
+/// `(Native Method)`): the file's extension before the line number, or the native mark.
+const JAVA_FRAME_FILES: &[&str] = &[".java:", ".kt:"];
+const NATIVE_FRAME: &str = "(Native Method)";
+
+/// A step reported done: Django's `Applying auth.0007_…_error_messages... OK`, unittest's
+/// `test_x (…) ... ok`, deno's `name ... ok (3ms)` and the `name ...` that starts it.
+const STEP_STARTED_END: &str = " ...";
+const STEP_PASSED_MARK: &str = "... ok";
 
 // ─── Failure reports ─────────────────────────────────────────────────────────────────────────
 // Test runners and checkers close with a report: one heading per failure (the test's name, the
@@ -321,6 +450,26 @@ const VALGRIND_ERRORS: &[&str] = &[
     "Process terminating with default action",
 ];
 
+/// Valgrind: the `==PID==` mark around its prefix, and a definite leak, anywhere in a line.
+const VALGRIND_MARK: &str = "==";
+const VALGRIND_DEFINITE_LEAK: &str = "are definitely lost in loss record";
+
+/// Gradle: a failed test's heading, `CalcTest > adds() FAILED`.
+const GRADLE_TEST_SEPARATOR: &str = " > ";
+const GRADLE_FAILED_END: &str = " FAILED";
+
+/// CTest: a failed test's heading holds all of these
+/// (`1/2 Test #1: adds .........***Failed    0.01 sec`).
+const CTEST_FAILURE_MARKS: &[&str] = &[" Test ", "***", "#"];
+
+/// What a detail line may start with: PHPUnit's testdox draws its details behind `│`, the JUnit
+/// console launcher behind `=>`.
+const TESTDOX_DETAIL_MARK: char = '│';
+const JUNIT_DETAIL_START: &str = "=> ";
+
+/// Whole lines under a heading that end its details (a separator).
+const DETAILS_END_LINES: &[&str] = &["--"];
+
 /// Fragments that make a line an error line for any command: linkers, sanitizers, aborts,
 /// PHP's fatal errors and Ruby's syntax errors.
 const NATIVE_AND_SCRIPT_ERROR_FRAGMENTS: &[&str] = &[
@@ -352,6 +501,26 @@ const SIGNAL_REPORTS: &[&str] = &[
     "Floating point exception",
     "Bus error",
     "Illegal instruction",
+];
+
+// ─── Masking ─────────────────────────────────────────────────────────────────────────────────
+// What changes from one run of the same failure to the next, masked in a summary before its
+// fingerprint is taken (see `mask_volatile`).
+
+/// Prefixes of temporary directories (Unix and macOS), masked with the rest of their path.
+const TEMP_DIRECTORIES: &[&str] = &[
+    "/tmp/",
+    "/var/tmp/",
+    "/var/folders/",
+    "/private/var/",
+    "/private/tmp/",
+];
+/// The Windows temporary directory, inside a path (`C:\Users\me\AppData\Local\Temp\…`).
+const WINDOWS_TEMP_DIRECTORY: &str = "appdata\\local\\temp";
+/// Duration units, longest first so that `12ms` is not read as `12m` + `s`.
+const DURATION_UNITS: &[&str] = &[
+    "minutes", "seconds", "minute", "second", "mins", "secs", "min", "sec", "ms", "µs", "us", "ns",
+    "s", "m", "h",
 ];
 
 // ─── Public API ──────────────────────────────────────────────────────────────────────────────
@@ -406,236 +575,14 @@ pub fn tail_lines(text: &str, bytes: usize) -> &str {
 /// (not Runtime). Lines in which a runner only reports its child's failure (`npm error …`,
 /// `make: *** …`) are returned only when no other line was found.
 pub fn error_lines(output: &str, validation: bool) -> Vec<String> {
-    let mut primary: Vec<String> = Vec::new();
-    let mut runner_reports: Vec<String> = Vec::new();
-    // Inside a Python traceback: its frames are skipped until the exception line.
-    let mut in_traceback = false;
-    // rustc and ruff print the location (`--> src/main.rs:4:5`) right under the error.
-    let mut after_error = false;
-    // ESLint and stylelint name the file once, on a line of its own, above its `3:7 error …`
-    // rows: it is kept with the first row so that the summary names the file.
-    let mut file_heading: Option<String> = None;
-    // A runner's failure report (see `failure_heading`): when found, it is what is kept.
-    let mut report: Vec<String> = Vec::new();
-    let mut heading: Option<OpenHeading> = None;
-    let mut in_report_section = false;
-    // `ZeroDivisionError:` waiting for its message on the next line.
-    let mut bare_exception: Option<String> = None;
-    // The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
-    // failure on the next line, `=> Exception: …`.
-    let mut finished_test: Option<String> = None;
-    // Warnings and notes: the failure only when nothing else is (shellcheck fails on them).
-    let mut minor: Vec<String> = Vec::new();
-    let mut minor_heading: Option<String> = None;
-    // The last error line is an exception whose message goes on on the next line.
-    let mut message_continues = false;
-    // mocha's `1) suite` whose title lines (`test name:`) follow, with its indentation.
-    let mut mocha_title: Option<(String, usize)> = None;
-    // Where the current test's lines start, for runners that report a test after its output.
-    let mut test_block_start = 0;
-    let mut results_after_output = false;
-    // pytest's `=== PASSES ===` section (`-rA`): what passing tests logged.
-    let mut in_passes_section = false;
-    // deno's `------- output -------` block: what a test logged, reported apart from failures.
-    let mut in_captured_output: Option<&str> = None;
-    // The source lines quoted under a pytest frame (`    rv = self.handle_user_exception(e)`).
-    let mut in_pytest_frame = false;
-    // Bare paths, as `prettier --list-different` prints them: the failure when nothing else is.
-    let mut listed_files: Vec<String> = Vec::new();
-    let mut mocha_failures = false;
+    let mut scan = ErrorScan::new(validation);
     for raw_line in output.lines() {
-        // A runner that reports a test after its output may yet drop the lines read since.
-        let block_open = results_after_output && test_block_start < primary.len();
-        let primary_full = primary.len() >= MAX_ERROR_LINES
-            && !(block_open && primary.len() < 4 * MAX_ERROR_LINES);
-        // Past the first lines, only a report still to come (Surefire's results close the
-        // log) can change what is kept.
-        if report.len() >= MAX_ERROR_LINES || primary_full && !validation {
+        if scan.has_enough() {
             break;
         }
-        let visible = visible_text(raw_line);
-        let line = visible.trim();
-        if let Some(failure) = line.strip_prefix("=> Exception: ") {
-            if let Some(test) = finished_test.take() {
-                push_unique(&mut report, test);
-                push_unique(&mut report, collapse_whitespace(failure));
-                continue;
-            }
-        }
-        finished_test = line
-            .strip_prefix("Finished:")
-            .map(|test| collapse_whitespace(test.split(" ([").next().unwrap_or(test)));
-        // mocha's list of failures (after its `N failing` count) is read by its own rule,
-        // which joins each title and assertion across their lines.
-        mocha_failures |= is_mocha_failing_count(line);
-        if (validation || heading.is_some())
-            && !mocha_failures
-            && read_report_line(
-                &visible,
-                validation,
-                &mut heading,
-                &mut in_report_section,
-                &mut report,
-            )
-        {
-            continue;
-        }
-        if line.is_empty() || primary_full {
-            after_error = false;
-            continue;
-        }
-        if let Some(section) = pytest_section(line) {
-            in_passes_section = section == "PASSES";
-            in_traceback = false;
-            continue;
-        }
-        if in_passes_section {
-            continue;
-        }
-        if let Some(start) = CAPTURED_OUTPUT_BLOCKS.iter().find(|(s, _)| line == *s) {
-            in_captured_output = Some(start.1);
-            continue;
-        }
-        if let Some(end) = in_captured_output {
-            if line == end {
-                in_captured_output = None;
-            }
-            continue;
-        }
-        if is_pytest_frame(line) {
-            in_pytest_frame = true;
-            continue;
-        }
-        if in_pytest_frame && visible.starts_with(char::is_whitespace) {
-            continue;
-        }
-        in_pytest_frame = false;
-        if let Some(exception) = bare_exception.take() {
-            push_unique(
-                &mut primary,
-                format!("{exception} {}", collapse_whitespace(line)),
-            );
-            continue;
-        }
-        if is_bare_exception(line) {
-            bare_exception = Some(line.to_string());
-            continue;
-        }
-        if in_traceback {
-            if !visible.starts_with(char::is_whitespace) {
-                in_traceback = false;
-                push_unique(&mut primary, collapse_whitespace(line));
-                after_error = true;
-            }
-            continue;
-        }
-        if line.starts_with(TRACEBACK_HEADER) {
-            in_traceback = true;
-            continue;
-        }
-        if validation {
-            if let Some(name) = pytest_test_title(line) {
-                push_unique(&mut primary, name.to_string());
-                continue;
-            }
-        }
-        if after_error && line.starts_with("--> ") {
-            push_unique(&mut primary, collapse_whitespace(line));
-            after_error = false;
-            continue;
-        }
-        after_error = false;
-        if message_continues {
-            message_continues = false;
-            let plain = line_signal(line, validation).is_none() && !is_stack_frame(line);
-            if plain && line.chars().count() <= MAX_MESSAGE_CONTINUATION_CHARS {
-                if let Some(last) = primary.last_mut() {
-                    last.push(' ');
-                    last.push_str(&collapse_whitespace(line));
-                }
-                continue;
-            }
-        }
-        if validation {
-            let indent = visible.len() - visible.trim_start().len();
-            let signalled = mocha_title.is_some() && line_signal(line, validation).is_some();
-            match mocha_failure_title(&mut mocha_title, line, indent, signalled) {
-                MochaTitle::Complete(title) => {
-                    push_unique(&mut primary, title);
-                    continue;
-                }
-                MochaTitle::Pending => continue,
-                MochaTitle::Started | MochaTitle::None => {}
-            }
-        }
-        if PASSED_AFTER_OUTPUT_STARTS
-            .iter()
-            .any(|s| line.starts_with(s))
-        {
-            primary.truncate(test_block_start);
-            continue;
-        }
-        match line_signal(line, validation) {
-            Some(Signal::Primary) => {
-                if starts_with_position(line) || line.starts_with('^') {
-                    if let Some(file) = file_heading.take() {
-                        push_unique(&mut primary, file);
-                    }
-                }
-                push_unique(&mut primary, collapse_whitespace(line));
-                after_error = true;
-                message_continues = starts_with_exception(line) && line.ends_with(':');
-                if FAILED_AFTER_OUTPUT_STARTS
-                    .iter()
-                    .any(|s| line.starts_with(s))
-                {
-                    test_block_start = primary.len();
-                    results_after_output = true;
-                }
-            }
-            Some(Signal::Minor) if minor.len() < MAX_ERROR_LINES => {
-                if starts_with_position(line) || line.starts_with('^') {
-                    if let Some(file) = minor_heading.take() {
-                        push_unique(&mut minor, file);
-                    }
-                }
-                push_unique(&mut minor, collapse_whitespace(line));
-            }
-            Some(Signal::Minor) => {}
-            // Only the first few are ever used: a log of runner reports costs no more.
-            Some(Signal::RunnerReport) if runner_reports.len() < MAX_ERROR_LINES => {
-                push_unique(&mut runner_reports, collapse_whitespace(line));
-            }
-            Some(Signal::RunnerReport) => {}
-            None if is_file_heading(line) || is_located_heading(line) => {
-                file_heading = Some(line.to_string());
-                minor_heading = Some(line.to_string());
-                if validation && is_file_heading(line) && listed_files.len() < MAX_ERROR_LINES {
-                    push_unique(&mut listed_files, line.to_string());
-                }
-            }
-            None => {}
-        }
+        scan.read(raw_line);
     }
-    if in_traceback {
-        // The output ended inside the traceback: its header is all there is.
-        push_unique(&mut primary, TRACEBACK_HEADER.to_string());
-    }
-    // A runner's own failure report first; then error lines, warnings, listed files, and the
-    // runner's one-line reports.
-    let mut lines = if !report.is_empty() {
-        report
-    } else if !primary.is_empty() {
-        primary
-    } else if !minor.is_empty() {
-        minor
-    } else if !listed_files.is_empty() {
-        listed_files
-    } else {
-        runner_reports
-    };
-    lines.truncate(MAX_ERROR_LINES);
-    lines
+    scan.finish()
 }
 
 /// Whether one line of output, read on its own, is an error line or a runner's report of a
@@ -758,6 +705,377 @@ pub fn named_files(text: &str) -> Vec<String> {
     files
 }
 
+// ─── Reading an output ───────────────────────────────────────────────────────────────────────
+// `error_lines` reads an output line by line. Each line goes through the steps of
+// `ErrorScan::read` in turn: a step either takes the line (it is part of a report, a block to
+// skip, the rest of an error line) or leaves it to the next; a line no step takes is kept or
+// dropped by its own signal (`line_signal`).
+
+/// The lines found so far, by kind; the first kind with a line is the answer (see `finish`).
+#[derive(Default)]
+struct Found {
+    /// A runner's own failure report (see `read_report_line`).
+    report: Vec<String>,
+    /// Error lines.
+    primary: Vec<String>,
+    /// Warnings and notes: the failure only when nothing else is (shellcheck fails on them).
+    minor: Vec<String>,
+    /// Bare paths, as `prettier --list-different` prints them.
+    listed_files: Vec<String>,
+    /// A runner's one-line reports of its child's failure (`npm error code 1`).
+    runner_reports: Vec<String>,
+}
+
+/// The reading of one output: what was found, and what the lines read so far opened.
+#[derive(Default)]
+struct ErrorScan {
+    /// The failing command validates code (see `error_lines`).
+    validation: bool,
+    found: Found,
+
+    // A runner's failure report.
+    /// The failure heading whose details are being read.
+    heading: Option<OpenHeading>,
+    /// Inside a section whose rows each name a failure (Surefire's results).
+    in_report_section: bool,
+    /// mocha's `N failing` was read: its list of failures follows, read by the mocha steps.
+    mocha_failures: bool,
+    /// The JUnit console launcher's `Finished:` test, whose failure may be on the next line.
+    finished_test: Option<String>,
+
+    // Blocks whose lines are skipped.
+    /// pytest's `=== PASSES ===` section (`-rA`): what passing tests logged.
+    in_passes_section: bool,
+    /// The line that closes the captured output being skipped (deno's `----- output end -----`).
+    captured_output_end: Option<&'static str>,
+    /// Under a pytest frame: the source lines it quotes (`    rv = self.handle(e)`).
+    in_pytest_frame: bool,
+    /// Inside a Python traceback: its frames are skipped until the exception line.
+    in_traceback: bool,
+
+    // Error lines that go on in the lines after them.
+    /// `ZeroDivisionError:` waiting for its message on the next line.
+    bare_exception: Option<String>,
+    /// The last line was an error line: rustc and ruff put its location (`--> src/main.rs:4:5`)
+    /// on the next one.
+    after_error: bool,
+    /// The last error line is an exception whose message goes on on the next line.
+    message_continues: bool,
+    /// mocha's `1) suite` whose title lines (`test name:`) follow, with its indentation.
+    mocha_title: Option<(String, usize)>,
+    /// The file that ESLint and stylelint name once, on a line of its own, above its `3:7 error
+    /// …` rows: it is kept with the first row so that the summary names the file.
+    file_heading: Option<String>,
+    /// The same for warnings.
+    minor_heading: Option<String>,
+
+    // Runners that report a test after its output (bun's `(fail) name`).
+    /// Where the current test's error lines start in `found.primary`.
+    test_block_start: usize,
+    /// Such a runner reported a failed test: a later pass line drops what its test logged.
+    results_after_output: bool,
+}
+
+impl ErrorScan {
+    fn new(validation: bool) -> ErrorScan {
+        ErrorScan {
+            validation,
+            ..ErrorScan::default()
+        }
+    }
+
+    /// Whether the lines still to come can no longer change the answer: past the first error
+    /// lines, only a report still to come (Surefire's results close the log) can.
+    fn has_enough(&self) -> bool {
+        self.found.report.len() >= MAX_ERROR_LINES || self.primary_full() && !self.validation
+    }
+
+    /// Enough error lines were found, unless a runner that reports a test after its output may
+    /// yet drop the lines read since that test started.
+    fn primary_full(&self) -> bool {
+        let found = self.found.primary.len();
+        let block_open = self.results_after_output && self.test_block_start < found;
+        found >= MAX_ERROR_LINES && !(block_open && found < 4 * MAX_ERROR_LINES)
+    }
+
+    /// One line of output, through the steps in order; the first that takes the line ends it.
+    fn read(&mut self, raw_line: &str) {
+        let visible = visible_text(raw_line);
+        let line = visible.trim();
+        let taken = self.takes_junit_failure(line)
+            || self.takes_report_line(&visible, line)
+            || self.skips_blank_or_surplus(line)
+            || self.skips_pytest_section(line)
+            || self.skips_captured_output(line)
+            || self.skips_pytest_frame(&visible, line)
+            || self.takes_bare_exception(line)
+            || self.takes_traceback(&visible, line)
+            || self.takes_pytest_test_title(line)
+            || self.takes_location_under_error(line)
+            || self.takes_message_continuation(line)
+            || self.takes_mocha_title(&visible, line)
+            || self.drops_passed_test_output(line);
+        if !taken {
+            self.keep_by_signal(line);
+        }
+    }
+
+    /// The JUnit console launcher's `--details=flat` names a test on `Finished:` and puts its
+    /// failure on the next line, `=> Exception: …`: the two go to the report.
+    fn takes_junit_failure(&mut self, line: &str) -> bool {
+        if let Some(failure) = line.strip_prefix(JUNIT_FAILURE_START) {
+            if let Some(test) = self.finished_test.take() {
+                push_unique(&mut self.found.report, test);
+                push_unique(&mut self.found.report, collapse_whitespace(failure));
+                return true;
+            }
+        }
+        self.finished_test = line.strip_prefix(JUNIT_FINISHED_START).map(|test| {
+            collapse_whitespace(test.split(JUNIT_ENGINE_ID_START).next().unwrap_or(test))
+        });
+        false
+    }
+
+    /// A line of a runner's failure report. mocha's list of failures (after its `N failing`
+    /// count) is left to the mocha steps, which join each title and assertion across their
+    /// lines.
+    fn takes_report_line(&mut self, visible: &str, line: &str) -> bool {
+        self.mocha_failures |= is_mocha_failing_count(line);
+        (self.validation || self.heading.is_some())
+            && !self.mocha_failures
+            && read_report_line(
+                visible,
+                self.validation,
+                &mut self.heading,
+                &mut self.in_report_section,
+                &mut self.found.report,
+            )
+    }
+
+    /// A blank line, which ends what an error line opened; and, once enough error lines are
+    /// found, every line the report steps did not take.
+    fn skips_blank_or_surplus(&mut self, line: &str) -> bool {
+        let skipped = line.is_empty() || self.primary_full();
+        if skipped {
+            self.after_error = false;
+        }
+        skipped
+    }
+
+    /// A pytest section header, which ends a traceback, and the whole `PASSES` section.
+    fn skips_pytest_section(&mut self, line: &str) -> bool {
+        if let Some(section) = pytest_section(line) {
+            self.in_passes_section = section == PYTEST_PASSES_SECTION;
+            self.in_traceback = false;
+            return true;
+        }
+        self.in_passes_section
+    }
+
+    /// What a test printed while it ran (deno), from the line that opens it to the one that
+    /// closes it.
+    fn skips_captured_output(&mut self, line: &str) -> bool {
+        if let Some((_, end)) = CAPTURED_OUTPUT_BLOCKS.iter().find(|(s, _)| line == *s) {
+            self.captured_output_end = Some(end);
+            return true;
+        }
+        let Some(end) = self.captured_output_end else {
+            return false;
+        };
+        if line == end {
+            self.captured_output_end = None;
+        }
+        true
+    }
+
+    /// A pytest frame and the indented source lines under it.
+    fn skips_pytest_frame(&mut self, visible: &str, line: &str) -> bool {
+        if is_pytest_frame(line) {
+            self.in_pytest_frame = true;
+            return true;
+        }
+        if self.in_pytest_frame && visible.starts_with(char::is_whitespace) {
+            return true;
+        }
+        self.in_pytest_frame = false;
+        false
+    }
+
+    /// `ZeroDivisionError:` alone on its line (RSpec, minitest), kept with the message on the
+    /// next line.
+    fn takes_bare_exception(&mut self, line: &str) -> bool {
+        if let Some(exception) = self.bare_exception.take() {
+            let error = format!("{exception} {}", collapse_whitespace(line));
+            push_unique(&mut self.found.primary, error);
+            return true;
+        }
+        if is_bare_exception(line) {
+            self.bare_exception = Some(line.to_string());
+            return true;
+        }
+        false
+    }
+
+    /// A Python traceback: its header and indented frames are skipped, the first line that is
+    /// not indented is the exception, an error line.
+    fn takes_traceback(&mut self, visible: &str, line: &str) -> bool {
+        if self.in_traceback {
+            if !visible.starts_with(char::is_whitespace) {
+                self.in_traceback = false;
+                push_unique(&mut self.found.primary, collapse_whitespace(line));
+                self.after_error = true;
+            }
+            return true;
+        }
+        if line.starts_with(TRACEBACK_HEADER) {
+            self.in_traceback = true;
+            return true;
+        }
+        false
+    }
+
+    /// pytest's `____ test_add ____`: the failing test's name, an error line.
+    fn takes_pytest_test_title(&mut self, line: &str) -> bool {
+        if !self.validation {
+            return false;
+        }
+        let Some(name) = pytest_test_title(line) else {
+            return false;
+        };
+        push_unique(&mut self.found.primary, name.to_string());
+        true
+    }
+
+    /// rustc's and ruff's `--> src/main.rs:4:5`, right under an error line.
+    fn takes_location_under_error(&mut self, line: &str) -> bool {
+        let location = self.after_error && line.starts_with(LOCATION_UNDER_ERROR_START);
+        self.after_error = false;
+        if location {
+            push_unique(&mut self.found.primary, collapse_whitespace(line));
+        }
+        location
+    }
+
+    /// The rest of an exception's message, when the error line ended with `:` (node's
+    /// `AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:` then `6 !== 7`):
+    /// appended to it when it is short and no error line of its own.
+    fn takes_message_continuation(&mut self, line: &str) -> bool {
+        if !std::mem::take(&mut self.message_continues) {
+            return false;
+        }
+        let plain = line_signal(line, self.validation).is_none() && !is_stack_frame(line);
+        if !plain || line.chars().count() > MAX_MESSAGE_CONTINUATION_CHARS {
+            return false;
+        }
+        if let Some(last) = self.found.primary.last_mut() {
+            last.push(' ');
+            last.push_str(&collapse_whitespace(line));
+        }
+        true
+    }
+
+    /// A line of a mocha failure's title (see `mocha_failure_title`); a complete title is an
+    /// error line.
+    fn takes_mocha_title(&mut self, visible: &str, line: &str) -> bool {
+        if !self.validation {
+            return false;
+        }
+        let indent = visible.len() - visible.trim_start().len();
+        let signalled = self.mocha_title.is_some() && line_signal(line, self.validation).is_some();
+        match mocha_failure_title(&mut self.mocha_title, line, indent, signalled) {
+            MochaTitle::Complete(title) => {
+                push_unique(&mut self.found.primary, title);
+                true
+            }
+            MochaTitle::Pending => true,
+            MochaTitle::Started | MochaTitle::None => false,
+        }
+    }
+
+    /// A runner that reports a test after its output reports a pass: whatever the passing test
+    /// logged (an exception it caught) is dropped.
+    fn drops_passed_test_output(&mut self, line: &str) -> bool {
+        let passed = PASSED_AFTER_OUTPUT_STARTS
+            .iter()
+            .any(|s| line.starts_with(s));
+        if passed {
+            self.found.primary.truncate(self.test_block_start);
+        }
+        passed
+    }
+
+    /// A line that no step took: kept by its signal, or remembered as the file heading of the
+    /// findings below it.
+    fn keep_by_signal(&mut self, line: &str) {
+        let found = &mut self.found;
+        match line_signal(line, self.validation) {
+            Some(Signal::Primary) => {
+                push_finding(&mut found.primary, &mut self.file_heading, line);
+                self.after_error = true;
+                self.message_continues = starts_with_exception(line) && line.ends_with(':');
+                if FAILED_AFTER_OUTPUT_STARTS
+                    .iter()
+                    .any(|s| line.starts_with(s))
+                {
+                    self.test_block_start = found.primary.len();
+                    self.results_after_output = true;
+                }
+            }
+            Some(Signal::Minor) if found.minor.len() < MAX_ERROR_LINES => {
+                push_finding(&mut found.minor, &mut self.minor_heading, line);
+            }
+            Some(Signal::Minor) => {}
+            // Only the first few are ever used: a log of runner reports costs no more.
+            Some(Signal::RunnerReport) if found.runner_reports.len() < MAX_ERROR_LINES => {
+                push_unique(&mut found.runner_reports, collapse_whitespace(line));
+            }
+            Some(Signal::RunnerReport) => {}
+            None if is_file_heading(line) || is_located_heading(line) => {
+                self.file_heading = Some(line.to_string());
+                self.minor_heading = Some(line.to_string());
+                let listed = self.validation && is_file_heading(line);
+                if listed && found.listed_files.len() < MAX_ERROR_LINES {
+                    push_unique(&mut found.listed_files, line.to_string());
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The answer: a runner's own failure report first; then error lines, warnings, listed
+    /// files, and the runner's one-line reports.
+    fn finish(self) -> Vec<String> {
+        let Found {
+            report,
+            mut primary,
+            minor,
+            listed_files,
+            runner_reports,
+        } = self.found;
+        if self.in_traceback {
+            // The output ended inside the traceback: its header is all there is.
+            push_unique(&mut primary, TRACEBACK_HEADER.to_string());
+        }
+        let mut lines = [report, primary, minor, listed_files]
+            .into_iter()
+            .find(|lines| !lines.is_empty())
+            .unwrap_or(runner_reports);
+        lines.truncate(MAX_ERROR_LINES);
+        lines
+    }
+}
+
+/// Pushes the finding `line`, after the file heading above it when the line is a row listed
+/// under its file (`3:7 error …`, shellcheck's `^-- SC2086`); the heading is used once.
+fn push_finding(lines: &mut Vec<String>, file_heading: &mut Option<String>, line: &str) {
+    if starts_with_position(line) || line.starts_with('^') {
+        if let Some(file) = file_heading.take() {
+            push_unique(lines, file);
+        }
+    }
+    push_unique(lines, collapse_whitespace(line));
+}
+
 // ─── Line classification ─────────────────────────────────────────────────────────────────────
 
 /// What an error line tells.
@@ -832,9 +1150,10 @@ fn is_strong_error(line: &str) -> bool {
     });
     mentions_typescript_error(line)
         || FRAGMENT_SEARCH.is_match(line)
-        || line
-            .get(.."npm error".len())
-            .is_some_and(|start| start.eq_ignore_ascii_case("npm error"))
+        || STRONG_STARTS_ANY_CASE.iter().any(|start| {
+            line.get(..start.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(start))
+        })
         || STRONG_STARTS.iter().any(|start| line.starts_with(start))
         || starts_with_exception(line)
         || starts_with_test_failure(line)
@@ -846,7 +1165,7 @@ fn is_validation_error(line: &str) -> bool {
     has_loose_error_word(line)
         || VALIDATION_STARTS.iter().any(|start| line.starts_with(start))
         // pytest's `E       assert 3 == 4`, but not its `E        +  where …` explanations
-        || line.strip_prefix("E ").is_some_and(|detail| {
+        || line.strip_prefix(PYTEST_DETAIL_START).is_some_and(|detail| {
             let detail = detail.trim_start();
             !detail.is_empty()
                 && !detail.starts_with('+')
@@ -877,12 +1196,15 @@ fn has_loose_error_word(line: &str) -> bool {
 /// `Error: x`, `TypeError: x`, `ModuleNotFoundError: x`, `requests.exceptions.HTTPError: x`,
 /// `AssertionError [ERR_ASSERTION]: x`, `Uncaught Error: x`.
 fn starts_with_exception(line: &str) -> bool {
-    let line = line.strip_prefix("Uncaught ").unwrap_or(line);
+    let line = EXCEPTION_PREFIXES
+        .iter()
+        .find_map(|prefix| line.strip_prefix(prefix))
+        .unwrap_or(line);
     let name_length = line
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
         .unwrap_or(line.len());
     let (name, rest) = line.split_at(name_length);
-    if !(name.ends_with("Error") || name.ends_with("Exception")) {
+    if !is_exception_name(name) {
         return false;
     }
     let rest = match rest.strip_prefix(" [") {
@@ -895,17 +1217,20 @@ fn starts_with_exception(line: &str) -> bool {
     rest.starts_with(':')
 }
 
+/// `TypeError`, `NullPointerException`: a name that ends like an exception's.
+fn is_exception_name(name: &str) -> bool {
+    EXCEPTION_NAME_ENDS.iter().any(|end| name.ends_with(end))
+}
+
 /// `FAIL src/a.test.ts`, `FAIL: test_x (…)`, `FAILED tests/x.py::t - …`, `not ok 3 - name`,
 /// `--- FAIL: TestX (0.00s)`.
 fn starts_with_test_failure(line: &str) -> bool {
-    line.starts_with("--- FAIL")
-        || ["FAIL", "FAILED"].iter().any(|marker| {
-            line.strip_prefix(marker)
-                .is_some_and(|rest| rest.starts_with([' ', '\t', ':']))
-        })
-        || line
-            .strip_prefix("not ok ")
-            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    TEST_FAILURE_WORDS.iter().any(|marker| {
+        line.strip_prefix(marker)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', ':']))
+    }) || line
+        .strip_prefix(TAP_FAILED_START)
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         || TEST_FAILED_STARTS
             .iter()
             .any(|start| line.starts_with(start))
@@ -990,7 +1315,7 @@ fn names_unformatted_file(line: &str) -> bool {
         let has_extension = path
             .rsplit_once('.')
             .is_some_and(|(stem, ext)| !stem.is_empty() && ext.starts_with(char::is_alphabetic));
-        let needs_directory = *start == "from ";
+        let needs_directory = UNFORMATTED_FILE_STARTS_WITH_DIRECTORY.contains(start);
         !path.contains(char::is_whitespace)
             && has_extension
             && (!needs_directory || path.contains(['/', '\\']))
@@ -999,9 +1324,9 @@ fn names_unformatted_file(line: &str) -> bool {
 
 /// shellcheck's `In scripts/deploy.sh line 5:` above the findings in that file.
 fn is_located_heading(line: &str) -> bool {
-    line.strip_prefix("In ")
+    line.strip_prefix(LOCATED_HEADING_START)
         .and_then(|rest| rest.strip_suffix(':'))
-        .and_then(|rest| rest.rsplit_once(" line "))
+        .and_then(|rest| rest.rsplit_once(LOCATED_HEADING_LINE))
         .is_some_and(|(path, number)| {
             !path.contains(' ') && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
         })
@@ -1009,7 +1334,7 @@ fn is_located_heading(line: &str) -> bool {
 
 /// TAP's `ok 2 - name`, a passed test.
 fn is_passed_tap_test(line: &str) -> bool {
-    line.strip_prefix("ok ")
+    line.strip_prefix(TAP_PASSED_START)
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
@@ -1022,7 +1347,7 @@ fn is_code_excerpt(line: &str) -> bool {
 /// A frame of pytest's traceback: `/venv/lib/flask/app.py:902: in dispatch_request`.
 fn is_pytest_frame(lower: &str) -> bool {
     lower
-        .split_once(": in ")
+        .split_once(PYTEST_FRAME_FUNCTION)
         .is_some_and(|(location, function)| {
             let line_number = location.rsplit_once(':').map_or("", |(_, n)| n);
             !line_number.is_empty()
@@ -1034,7 +1359,9 @@ fn is_pytest_frame(lower: &str) -> bool {
 
 /// The name of a pytest section header (`=== FAILURES ===`, `=== PASSES ===`).
 fn pytest_section(line: &str) -> Option<&str> {
-    let name = line.strip_prefix("===")?.strip_suffix("===")?;
+    let name = line
+        .strip_prefix(PYTEST_SECTION_RULE)?
+        .strip_suffix(PYTEST_SECTION_RULE)?;
     let name = name.trim_matches('=').trim();
     (!name.is_empty() && !name.contains('=')).then_some(name)
 }
@@ -1042,7 +1369,9 @@ fn pytest_section(line: &str) -> Option<&str> {
 /// The test named by pytest's `____ test_add ____` above its failure (or `____ ERROR
 /// collecting tests/test_x.py ____`).
 fn pytest_test_title(line: &str) -> Option<&str> {
-    let name = line.strip_prefix("___")?.strip_suffix("___")?;
+    let name = line
+        .strip_prefix(PYTEST_TITLE_RULE)?
+        .strip_suffix(PYTEST_TITLE_RULE)?;
     let name = name.trim_matches('_').trim();
     (!name.is_empty()).then_some(name)
 }
@@ -1050,11 +1379,13 @@ fn pytest_test_title(line: &str) -> Option<&str> {
 /// A step reported done: Django's `Applying auth.0007_…_error_messages... OK`, unittest's
 /// `test_x (…) ... ok`, deno's `name ... ok (3ms)` and the `name ...` that starts it.
 fn is_passed_step(lower: &str) -> bool {
-    lower.ends_with(" ...")
-        || lower.rsplit_once("... ok").is_some_and(|(_, rest)| {
-            let rest = rest.trim();
-            rest.is_empty() || rest.starts_with('(')
-        })
+    lower.ends_with(STEP_STARTED_END)
+        || lower
+            .rsplit_once(STEP_PASSED_MARK)
+            .is_some_and(|(_, rest)| {
+                let rest = rest.trim();
+                rest.is_empty() || rest.starts_with('(')
+            })
 }
 
 /// What a line does to mocha's failure title.
@@ -1089,7 +1420,7 @@ fn mocha_failure_title(
         }
     }
     let number = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if number == 0 || !line[number..].starts_with(") ") {
+    if number == 0 || !line[number..].starts_with(NUMBERED_TITLE_MARK) {
         return MochaTitle::None;
     }
     if line.ends_with(':') {
@@ -1101,13 +1432,13 @@ fn mocha_failure_title(
 
 /// mocha's count of failed tests, `2 failing`, after which it lists them.
 fn is_mocha_failing_count(line: &str) -> bool {
-    line.strip_suffix(" failing")
+    line.strip_suffix(MOCHA_FAILING_COUNT_END)
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// JavaScript and Java stack frames: `at f (/x.js:3:9)`, `at com.x.Y(Y.java:3)`.
 fn is_stack_frame(lower: &str) -> bool {
-    lower.starts_with("at ") && (lower.contains('(') || lower.contains(':'))
+    lower.starts_with(STACK_FRAME_START) && (lower.contains('(') || lower.contains(':'))
 }
 
 /// The line's first severity word is below error (`warning: unused`, `5:1 warning …`,
@@ -1115,12 +1446,13 @@ fn is_stack_frame(lower: &str) -> bool {
 /// undefined` is an error.
 fn has_minor_severity(lower: &str) -> bool {
     for word in lower.split(|c: char| !c.is_ascii_alphabetic()) {
-        match word {
-            "warning" | "warnings" | "warn" | "note" | "info" | "hint" => return true,
-            "error" | "errors" | "err" | "fatal" | "fail" | "failed" | "failure" | "panic"
-            | "panicked" | "exception" => return false,
-            _ if word.ends_with("error") || word.ends_with("exception") => return false,
-            _ => {}
+        if MINOR_SEVERITY_WORDS.contains(&word) {
+            return true;
+        }
+        if ERROR_SEVERITY_WORDS.contains(&word)
+            || ERROR_SEVERITY_ENDS.iter().any(|end| word.ends_with(end))
+        {
+            return false;
         }
     }
     false
@@ -1132,18 +1464,7 @@ fn is_bare_marker(lower: &str) -> bool {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|word| !word.is_empty())
         .collect();
-    matches!(
-        words.as_slice(),
-        [] | ["fail"
-            | "failed"
-            | "failure"
-            | "failures"
-            | "error"
-            | "errors"
-            | "err"
-            | "exception"]
-            | ["npm", "err" | "error"]
-    )
+    BARE_MARKERS.contains(&words.as_slice())
 }
 
 /// A short title over a list: `Failed examples:`, `Failures:`, `Summary of failures:`.
@@ -1155,12 +1476,17 @@ fn is_heading(lower: &str) -> bool {
 
 fn is_count_summary(lower: &str) -> bool {
     // `3 == 4` is an assertion, not a count.
-    if lower.contains(" == ") || lower.contains(" != ") {
+    if ASSERTION_OPERATORS
+        .iter()
+        .any(|operator| lower.contains(operator))
+    {
         return false;
     }
-    // tsc, mypy, ruff: `Found 2 errors in the same file, starting at: src/a.ts:10`
     let mut words = lower.split_whitespace();
-    if words.next() == Some("found") && words.next().is_some_and(|w| w == "no" || is_number(w)) {
+    let opens_count = words
+        .next()
+        .is_some_and(|word| COUNT_OPENING_WORDS.contains(&word));
+    if opens_count && words.next().is_some_and(|w| w == NO_COUNT || is_number(w)) {
         return true;
     }
     let mut counted = false;
@@ -1169,7 +1495,7 @@ fn is_count_summary(lower: &str) -> bool {
         .map(|word| word.trim_matches('.'))
         .filter(|w| !w.is_empty())
     {
-        if word == "no" || is_number(word) {
+        if word == NO_COUNT || is_number(word) {
             counted = true;
         } else if !COUNT_WORDS.contains(&word) {
             return false;
@@ -1184,7 +1510,7 @@ fn is_number(word: &str) -> bool {
     let unit = &word[digits.len()..];
     digits.starts_with(|c: char| c.is_ascii_digit())
         && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && matches!(unit, "" | "ms" | "s" | "m" | "h")
+        && COUNT_NUMBER_UNITS.contains(&unit)
 }
 
 fn is_progress_bar(line: &str) -> bool {
@@ -1200,7 +1526,9 @@ fn is_progress_bar(line: &str) -> bool {
         }
     }
     // `[=====>    ] 45%`
-    line.contains('%') && line.contains('[') && (line.contains("===") || line.contains("###"))
+    line.contains('%')
+        && line.contains('[')
+        && PROGRESS_BAR_FILLS.iter().any(|fill| line.contains(fill))
 }
 
 /// The text a terminal would show: the last carriage-return overwrite, without ANSI escapes.
@@ -1304,8 +1632,8 @@ fn failure_heading(visible: &str) -> Option<(Option<String>, Details)> {
     if let Some(error) = valgrind_error(line) {
         return Some((Some(collapse_whitespace(error)), Details::SourceFrame));
     }
-    let gradle_test = line.ends_with(" FAILED") && line.contains(" > ");
-    let ctest_failure = line.contains(" Test ") && line.contains("***") && line.contains('#');
+    let gradle_test = line.ends_with(GRADLE_FAILED_END) && line.contains(GRADLE_TEST_SEPARATOR);
+    let ctest_failure = CTEST_FAILURE_MARKS.iter().all(|mark| line.contains(mark));
     if gradle_test || ctest_failure {
         return Some((Some(collapse_whitespace(line)), Details::UntilBlank));
     }
@@ -1318,7 +1646,7 @@ fn failure_heading(visible: &str) -> Option<(Option<String>, Details)> {
 /// `1) Calc adds two numbers` → `Calc adds two numbers`.
 fn numbered_heading(line: &str) -> Option<&str> {
     let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let text = line[digits..].strip_prefix(") ")?;
+    let text = line[digits..].strip_prefix(NUMBERED_TITLE_MARK)?;
     (digits > 0 && !text.trim().is_empty()).then(|| text.trim())
 }
 
@@ -1326,18 +1654,18 @@ fn numbered_heading(line: &str) -> Option<&str> {
 fn valgrind_error(line: &str) -> Option<&str> {
     let rest = valgrind_body(line)?.trim();
     let known = VALGRIND_ERRORS.iter().any(|error| rest.starts_with(error))
-        || rest.contains("are definitely lost in loss record");
+        || rest.contains(VALGRIND_DEFINITE_LEAK);
     known.then_some(rest)
 }
 
 /// What follows valgrind's `==PID==` prefix.
 fn valgrind_body(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("==")?;
-    let pid = rest.find("==")?;
+    let rest = line.strip_prefix(VALGRIND_MARK)?;
+    let pid = rest.find(VALGRIND_MARK)?;
     rest[..pid]
         .bytes()
         .all(|b| b.is_ascii_digit())
-        .then(|| &rest[pid + 2..])
+        .then(|| &rest[pid + VALGRIND_MARK.len()..])
 }
 
 /// One line under a heading: what to do with it.
@@ -1358,13 +1686,15 @@ fn detail(visible: &str, details: Details) -> Detail {
             Detail::Skip
         };
     }
-    // PHPUnit's testdox draws its details behind `│`, the JUnit console launcher behind `=>`.
-    let line = visible.trim().trim_start_matches('│').trim_start();
-    let line = line.strip_prefix("=> ").unwrap_or(line);
+    let line = visible
+        .trim()
+        .trim_start_matches(TESTDOX_DETAIL_MARK)
+        .trim_start();
+    let line = line.strip_prefix(JUNIT_DETAIL_START).unwrap_or(line);
     let lower = line.to_ascii_lowercase();
     if line.is_empty() || DETAILS_SKIPPED_STARTS.iter().any(|s| line.starts_with(s)) {
         Detail::Skip
-    } else if line == "--"
+    } else if DETAILS_END_LINES.contains(&line)
         || DETAILS_END_STARTS.iter().any(|s| line.starts_with(s))
         || is_count_summary(&lower)
         || is_bare_marker(&lower)
@@ -1381,20 +1711,20 @@ fn detail(visible: &str, details: Details) -> Detail {
 /// the JUnit console launcher prints them (`org.x.Y.z(Y.java:151)`, `(Native Method)`), and
 /// PHP's bare `/app/src/Cart.php:17`.
 fn is_backtrace_line(line: &str) -> bool {
-    let ruby_frame = line.find(":in `").is_some_and(|at| {
-        let method = &line[at + 5..];
+    let ruby_frame = line.find(RUBY_FRAME_METHOD).is_some_and(|at| {
+        let method = &line[at + RUBY_FRAME_METHOD.len()..];
         method
             .find('\'')
             .is_some_and(|end| method[end + 1..].trim().is_empty())
     });
     let java_frame = line.ends_with(')')
         && !line.contains(' ')
-        && (line.contains(".java:") || line.contains(".kt:") || line.contains("(Native Method)"));
+        && (JAVA_FRAME_FILES.iter().any(|file| line.contains(file)) || line.contains(NATIVE_FRAME));
     let bare_location = !line.contains(' ')
         && line
             .rsplit_once(':')
             .is_some_and(|(path, number)| path.contains('.') && is_number_text(number));
-    ruby_frame || java_frame || line.ends_with("(Native Method)") || bare_location
+    ruby_frame || java_frame || line.ends_with(NATIVE_FRAME) || bare_location
 }
 
 fn is_number_text(text: &str) -> bool {
@@ -1433,14 +1763,15 @@ fn without_log_level(line: &str) -> &str {
 
 /// RuboCop's `--format simple`: `== style.rb ==` over rows `C:  1:  5: Naming/MethodName: …`.
 fn is_rubocop_simple_row(line: &str) -> bool {
+    let (title_start, title_end) = RUBOCOP_FILE_TITLE;
     let file_title = line
-        .strip_prefix("== ")
-        .and_then(|rest| rest.strip_suffix(" =="))
+        .strip_prefix(title_start)
+        .and_then(|rest| rest.strip_suffix(title_end))
         .is_some_and(|file| !file.contains(' ') && file.contains('.'));
     let mut cells = line.splitn(4, ':').map(str::trim);
     let offence = cells
         .next()
-        .is_some_and(|s| ["C", "W", "E", "F", "R"].contains(&s))
+        .is_some_and(|s| RUBOCOP_SEVERITIES.contains(&s))
         && cells.next().is_some_and(is_number_text)
         && cells.next().is_some_and(is_number_text)
         && cells.next().is_some_and(|message| !message.is_empty());
@@ -1466,7 +1797,7 @@ fn is_native_or_script_error(line: &str) -> bool {
 }
 
 fn is_ruby_uncaught_exception(line: &str) -> bool {
-    let Some(at) = line.find(":in `") else {
+    let Some(at) = line.find(RUBY_FRAME_METHOD) else {
         return false;
     };
     let after = &line[at..];
@@ -1474,15 +1805,13 @@ fn is_ruby_uncaught_exception(line: &str) -> bool {
         .strip_suffix(')')
         .and_then(|rest| rest.rsplit_once('('))
         .map(|(_, name)| name);
-    after.contains("': ")
-        && exception.is_some_and(|name| {
-            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
-        })
+    after.contains(RUBY_MESSAGE_START)
+        && exception.is_some_and(|name| !name.contains(' ') && is_exception_name(name))
 }
 
 /// `bash: line 1: 4242 Aborted                 ./app`
 fn is_signal_report(line: &str) -> bool {
-    let Some((shell, rest)) = line.split_once(": line ") else {
+    let Some((shell, rest)) = line.split_once(SHELL_LINE_MARK) else {
         return false;
     };
     let words: Vec<&str> = rest.split_whitespace().collect();
@@ -1730,7 +2059,7 @@ fn source_path<'a>(candidate: &'a str, before: &str, after: &str) -> Option<&'a 
     let has_line = after
         .strip_prefix([':', '('])
         .is_some_and(starts_with_digit)
-        || after.starts_with("\", line ");
+        || after.starts_with(PYTHON_FRAME_LINE);
     (has_directory || has_line).then_some(candidate)
 }
 

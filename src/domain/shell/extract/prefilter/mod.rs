@@ -23,8 +23,10 @@ use memchr::memmem::Finder;
 
 use super::{
     starts_with_lint_code, LOOSE_ERROR_WORDS, NATIVE_AND_SCRIPT_ERROR_FRAGMENTS,
-    NATIVE_AND_SCRIPT_ERROR_STARTS, STRONG_FRAGMENTS, STRONG_STARTS, TEST_FAILED_STARTS,
-    UNFORMATTED_FILE_STARTS, UNRESOLVED_DEPENDENCY_FRAGMENTS, VALIDATION_STARTS,
+    NATIVE_AND_SCRIPT_ERROR_STARTS, PYTEST_DETAIL_START, RUBOCOP_FILE_TITLE, RUBOCOP_SEVERITIES,
+    RUBY_FRAME_METHOD, SHELL_LINE_MARK, STRONG_FRAGMENTS, STRONG_STARTS, STRONG_STARTS_ANY_CASE,
+    TAP_FAILED_START, TEST_FAILED_STARTS, TEST_FAILURE_WORDS, UNFORMATTED_FILE_STARTS,
+    UNRESOLVED_DEPENDENCY_FRAGMENTS, VALIDATION_STARTS,
 };
 
 /// Stems in every exception name, error label and runner report, and what the shell-level
@@ -34,9 +36,9 @@ const STEMS: &[&str] = &[
     "fail",
     "exception",
     "panic",
-    ":in `",
-    ": line ",
-    "not ok ",
+    RUBY_FRAME_METHOD,
+    SHELL_LINE_MARK,
+    TAP_FAILED_START,
 ];
 
 /// Every trigger, matched in any case.
@@ -48,10 +50,12 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
 });
 
 fn trigger_words() -> impl Iterator<Item = &'static &'static str> {
-    let tables: [&'static [&'static str]; 10] = [
+    let tables: [&'static [&'static str]; 12] = [
         STEMS,
         LOOSE_ERROR_WORDS,
         STRONG_STARTS,
+        STRONG_STARTS_ANY_CASE,
+        TEST_FAILURE_WORDS,
         &STRONG_FRAGMENTS,
         VALIDATION_STARTS,
         &UNRESOLVED_DEPENDENCY_FRAGMENTS,
@@ -78,9 +82,9 @@ static TYPESCRIPT_CODE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new
 /// False only when `line` (trimmed, without escape codes) cannot be a strong or validation
 /// error line.
 pub(super) fn may_signal(line: &str) -> bool {
-    line.starts_with("E ")
+    line.starts_with(PYTEST_DETAIL_START)
         || line.starts_with('^')
-        || line.starts_with("== ")
+        || line.starts_with(RUBOCOP_FILE_TITLE.0)
         || starts_with_lint_code(line)
         || first_colon_may_be_located(line.as_bytes())
         || TYPESCRIPT_CODE.find(line.as_bytes()).is_some()
@@ -121,9 +125,9 @@ pub(super) fn lines_that_may_signal(text: &str, lines: &[&str]) -> Vec<bool> {
     for (flag, line) in flags.iter_mut().zip(lines) {
         if !*flag {
             let trimmed = line.trim();
-            *flag = trimmed.starts_with("E ")
+            *flag = trimmed.starts_with(PYTEST_DETAIL_START)
                 || trimmed.starts_with('^')
-                || trimmed.starts_with("== ")
+                || trimmed.starts_with(RUBOCOP_FILE_TITLE.0)
                 || starts_with_lint_code(trimmed)
                 || line.contains(['\r', '\x1b']);
         }
@@ -152,7 +156,10 @@ fn may_be_located(before: &[u8], after: &[u8]) -> bool {
     let path = !before.contains(&b' ')
         && before.contains(&b'.')
         && after.first().is_some_and(u8::is_ascii_digit);
-    let offence = matches!(before.trim_ascii_end(), [b'C' | b'W' | b'E' | b'F' | b'R']);
+    let severity = before.trim_ascii_end();
+    let offence = RUBOCOP_SEVERITIES
+        .iter()
+        .any(|letter| letter.as_bytes() == severity);
     path || offence && number_follows(after)
 }
 
