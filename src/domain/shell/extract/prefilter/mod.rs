@@ -25,8 +25,8 @@ use super::{
     starts_with_lint_code, LOOSE_ERROR_WORDS, NATIVE_AND_SCRIPT_ERROR_FRAGMENTS,
     NATIVE_AND_SCRIPT_ERROR_STARTS, PYTEST_DETAIL_START, RUBOCOP_FILE_TITLE, RUBOCOP_SEVERITIES,
     RUBY_FRAME_METHOD, SHELL_LINE_MARK, STRONG_FRAGMENTS, STRONG_STARTS, STRONG_STARTS_ANY_CASE,
-    TAP_FAILED_START, TEST_FAILED_STARTS, TEST_FAILURE_WORDS, UNFORMATTED_FILE_STARTS,
-    UNRESOLVED_DEPENDENCY_FRAGMENTS, VALIDATION_STARTS,
+    TAP_FAILED_START, TEST_FAILED_STARTS, UNFORMATTED_FILE_STARTS, UNRESOLVED_DEPENDENCY_FRAGMENTS,
+    VALIDATION_STARTS,
 };
 
 /// Stems in every exception name, error label and runner report, and what the shell-level
@@ -50,12 +50,13 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
 });
 
 fn trigger_words() -> impl Iterator<Item = &'static &'static str> {
-    let tables: [&'static [&'static str]; 12] = [
+    // The stem "fail" finds `TEST_FAILURE_WORDS`: listing them too would only make the
+    // automaton longer to build.
+    let tables: [&'static [&'static str]; 11] = [
         STEMS,
         LOOSE_ERROR_WORDS,
         STRONG_STARTS,
         STRONG_STARTS_ANY_CASE,
-        TEST_FAILURE_WORDS,
         &STRONG_FRAGMENTS,
         VALIDATION_STARTS,
         &UNRESOLVED_DEPENDENCY_FRAGMENTS,
