@@ -63,6 +63,7 @@ pub enum Command {
     Sessions(Sessions),
     Handoff(Handoff),
     Idle(Idle),
+    Explain(Explain),
 }
 
 const TOOL_AFTER_EXAMPLE: &str = r#"Stdin: {"directory": D, "input": {"tool", "sessionID", "callID", "args"}, "output": {"title", "output", "metadata"}}
@@ -844,3 +845,29 @@ Example:
 #[derive(Debug, Args)]
 #[command(after_help = IDLE_EXAMPLE)]
 pub struct Idle {}
+
+const EXPLAIN_EXAMPLE: &str = r#"Examples:
+  ocmem explain "pls remeber: we deploy on fridays only after the smoke tests"
+  ocmem explain --candidate "- [project] Migrated the session store to the new lock helper"
+  echo "what did we do last time?" | ocmem explain --json"#;
+
+/// Show what ocmem makes of a text, and why
+///
+/// A user message: which memories it asks to keep (each sentence's best proposal, its
+/// probability and the features that weighed most), whether it asks to recall an earlier
+/// session, to forget a memory, or instructs the agent. With --candidate, a `Memory
+/// candidates:` line: whether the compaction gate keeps it, the rules that matched and the
+/// model's weighing. Reads standard input when TEXT is absent. Changes nothing.
+#[derive(Debug, Args)]
+#[command(after_help = EXPLAIN_EXAMPLE)]
+pub struct Explain {
+    /// The text (words are joined by spaces); standard input when absent
+    #[arg(allow_hyphen_values = true)]
+    pub text: Vec<String>,
+    /// Read the text as a memory candidate line (`- [type] text`)
+    #[arg(long)]
+    pub candidate: bool,
+    /// Print the report as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}

@@ -11,6 +11,7 @@
 pub mod baseline;
 pub mod compact;
 pub mod doctor;
+pub mod explain;
 pub mod gc;
 pub mod handoff;
 pub mod hook;
@@ -60,6 +61,7 @@ impl Run for Command {
             Command::Sessions(cmd) => cmd.run(ctx),
             Command::Handoff(cmd) => cmd.run(ctx),
             Command::Idle(cmd) => cmd.run(ctx),
+            Command::Explain(cmd) => cmd.run(ctx),
         }
     }
 }

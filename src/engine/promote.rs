@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::context::Context;
 use crate::domain::base::time::format_rfc3339_ms;
-use crate::domain::capture::candidates::{gate, parse_candidates, Candidate};
+use crate::domain::capture::candidates::{gate_in, parse_candidates, Candidate, HotState};
 use crate::domain::guard::secrets::scrub;
 use crate::domain::memory::workspace::{
     merge_all, Merged, NewMemory, Source, WorkspaceMemory, COMPACTION_CONFIDENCE,
@@ -65,9 +65,31 @@ pub fn promote(ctx: &Context, compaction: Compaction) -> Result<Promoted> {
             reason: u.reason,
         })
         .collect();
+    let store = ctx.store();
+    let workspace = store.workspace(directory);
+    // What the session shows already: a candidate repeating it adds nothing and goes stale.
+    // An unreadable session gates without it.
+    let session: Option<SessionState> = store
+        .read(&workspace.session_file(session_id))
+        .ok()
+        .flatten();
+    let open_errors: Vec<String> = session
+        .iter()
+        .flat_map(|s| &s.open_errors)
+        .map(|e| e.summary.clone())
+        .collect();
+    let active_files: Vec<String> = session
+        .iter()
+        .flat_map(|s| &s.active_files)
+        .map(|f| f.path.clone())
+        .collect();
+    let hot = HotState {
+        open_errors: &open_errors,
+        active_files: &active_files,
+    };
     let mut passed: Vec<&Candidate> = Vec::new();
     for candidate in &candidates {
-        match gate(candidate) {
+        match gate_in(candidate, hot) {
             Ok(()) => passed.push(candidate),
             Err(rejection) => rejected.push(Rejected {
                 line: candidate.line.clone(),
@@ -80,8 +102,6 @@ pub fn promote(ctx: &Context, compaction: Compaction) -> Result<Promoted> {
         }
     }
 
-    let store = ctx.store();
-    let workspace = store.workspace(directory);
     store.note_host_call(&workspace, compaction.session.host);
     let mut accepted: Vec<Accepted> = Vec::new();
     let mut memory_left_newer = false;

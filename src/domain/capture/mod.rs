@@ -2,4 +2,5 @@
 //! `Memory candidates:` block a model writes at compaction.
 
 pub mod candidates;
+pub mod explain;
 pub mod explicit;

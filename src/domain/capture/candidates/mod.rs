@@ -10,6 +10,7 @@
 //! lengths that count CJK text fairly in `length`.
 
 mod length;
+pub mod model;
 mod narration;
 mod parse;
 mod predicate;
@@ -43,6 +44,11 @@ pub enum Rejection {
     ServiceState,
     UserRequest,
     PastOrPassing,
+    /// What the model, and no rule, recognises as not a durable fact.
+    NotDurable,
+    Question,
+    HotState,
+    Secret,
 }
 
 impl Rejection {
@@ -69,7 +75,56 @@ impl Rejection {
             Rejection::PastOrPassing => {
                 "told in the past or true only for the moment, not a durable fact"
             }
+            Rejection::NotDurable => "session narration or a passing remark, not a durable fact",
+            Rejection::Question => "a question, not a fact",
+            Rejection::HotState => "this session's open error or active file, already shown",
+            Rejection::Secret => "it holds a secret, which is never stored",
         }
+    }
+
+    /// The name the gate's reports and `ocmem explain` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rejection::TooShort => "too-short",
+            Rejection::GitHash => "git-hash",
+            Rejection::CommitSubject => "commit-subject",
+            Rejection::RawError => "raw-error",
+            Rejection::StackFrame => "stack-frame",
+            Rejection::ActiveFileLine => "active-file-line",
+            Rejection::Progress => "progress",
+            Rejection::CodeSignature => "code-signature",
+            Rejection::HttpRoute => "http-route",
+            Rejection::PathHeavy => "path-heavy",
+            Rejection::ProjectSnapshot => "project-snapshot",
+            Rejection::PromptInjection => "prompt-injection",
+            Rejection::Diagnosis => "diagnosis",
+            Rejection::BranchState => "branch-state",
+            Rejection::ServiceState => "service-state",
+            Rejection::UserRequest => "user-request",
+            Rejection::PastOrPassing => "past-or-passing",
+            Rejection::NotDurable => "not-durable",
+            Rejection::Question => "question",
+            Rejection::HotState => "hot-state",
+            Rejection::Secret => "secret",
+        }
+    }
+
+    /// Whether a rule's match settles the line whatever the model says: what it names has a
+    /// shape (a hash, an error, a stack frame, code) rather than a meaning.
+    fn is_structural(self) -> bool {
+        matches!(
+            self,
+            Rejection::PromptInjection
+                | Rejection::TooShort
+                | Rejection::GitHash
+                | Rejection::CommitSubject
+                | Rejection::RawError
+                | Rejection::StackFrame
+                | Rejection::ActiveFileLine
+                | Rejection::CodeSignature
+                | Rejection::HttpRoute
+                | Rejection::PathHeavy
+        )
     }
 }
 
@@ -151,41 +206,118 @@ fn is_snapshot_in_any_language(text: &str) -> bool {
         || narration::has_shape_of(Rejection::ProjectSnapshot, text)
 }
 
-/// The quality gate for compaction candidates (not for memories the user asked for).
-///
-/// The rules of `RULES` apply to the text; a lasting rule that opens like narration
-/// ("Currently every response must …", "Now that …", 目前…必须) is gated without its opener.
-/// The rationale is stored and shown too, so it must not carry an injection either; the other
-/// rules are about what the fact itself is.
-pub fn gate(candidate: &Candidate) -> Result<(), Rejection> {
-    if candidate
-        .rationale
-        .as_deref()
-        .is_some_and(is_prompt_injection)
-    {
-        return Err(Rejection::PromptInjection);
-    }
-    if is_prompt_injection(&candidate.text) {
-        return Err(Rejection::PromptInjection);
-    }
-    let text = narration::rule_after_opener(&candidate.text).unwrap_or(&candidate.text);
-    // A change dated by its year is the project's history, told in the past but still true
-    // ("Realm was dropped in the 2024 rewrite"); the session's story never names its year.
+/// What the session shows already, which a candidate repeating it adds nothing to.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HotState<'a> {
+    pub open_errors: &'a [String],
+    pub active_files: &'a [String],
+}
+
+/// The text the rules judge: a lasting rule that opens like narration ("Currently every
+/// response must …", "Now that …", 目前…必须) without its opener.
+pub(crate) fn judged_text(text: &str) -> &str {
+    narration::rule_after_opener(text).unwrap_or(text)
+}
+
+/// Every rule of `RULES` that matches the candidate's text, in order. A change dated by its
+/// year is the project's history, told in the past but still true ("Realm was dropped in the
+/// 2024 rewrite"); the session's story never names its year, so narration rules skip it.
+pub fn rule_hits(text: &str) -> Vec<Rejection> {
+    let text = judged_text(text);
     let history = predicate::names_a_year(text);
-    let applies = |rejection: Rejection| {
-        !(history
-            && matches!(
-                rejection,
-                Rejection::Progress | Rejection::Diagnosis | Rejection::PastOrPassing
-            ))
-    };
-    match RULES
+    RULES
         .iter()
-        .find(|(rejection, matches)| applies(*rejection) && matches(text))
-    {
-        Some(&(rejection, _)) => Err(rejection),
-        None => Ok(()),
+        .filter(|(rejection, _)| {
+            !(history
+                && matches!(
+                    rejection,
+                    Rejection::Progress | Rejection::Diagnosis | Rejection::PastOrPassing
+                ))
+        })
+        .filter(|(_, matches)| matches(text))
+        .map(|&(rejection, _)| rejection)
+        .collect()
+}
+
+/// The quality gate for compaction candidates (not for memories the user asked for), without
+/// a session's hot state: see `gate_in`.
+pub fn gate(candidate: &Candidate) -> Result<(), Rejection> {
+    gate_in(candidate, HotState::default())
+}
+
+/// The quality gate for compaction candidates. An injection in the text or its rationale (which
+/// is stored and shown too), a secret, a question, or what the session shows already is
+/// refused first; then a rule about the shape of the text (a hash, an error, code, paths) that
+/// matches settles it; otherwise the model weighs the text with every rule that matched (see
+/// `model`), and a junk verdict is named after the first rule that matched, if any.
+pub fn gate_in(candidate: &Candidate, hot: HotState) -> Result<(), Rejection> {
+    gate_with(&model::weights(), candidate, hot)
+}
+
+/// `gate_in` with the model's `weights` (training measures weights not yet compiled in).
+pub fn gate_with(
+    weights: &crate::domain::base::classifier::Weights,
+    candidate: &Candidate,
+    hot: HotState,
+) -> Result<(), Rejection> {
+    let texts = std::iter::once(candidate.text.as_str()).chain(candidate.rationale.as_deref());
+    for text in texts {
+        if is_prompt_injection(text) {
+            return Err(Rejection::PromptInjection);
+        }
+        if holds_secret(text) {
+            return Err(Rejection::Secret);
+        }
     }
+    if model::is_question(&candidate.text) {
+        return Err(Rejection::Question);
+    }
+    if repeats_hot_state(&candidate.text, hot) {
+        return Err(Rejection::HotState);
+    }
+    let hits = rule_hits(&candidate.text);
+    if let Some(&structural) = hits.iter().find(|r| r.is_structural()) {
+        return Err(structural);
+    }
+    if model::predict_with(weights, candidate, &hits).probability(1) > 0.5 {
+        return Err(hits.first().copied().unwrap_or(Rejection::NotDurable));
+    }
+    Ok(())
+}
+
+/// Whether the scrubber finds a secret in `text`, or it still looks secret after it (a
+/// private key, a JWT, a secret-like name given a value, a long random token): refused rather
+/// than stored redacted, since a redacted fact is no fact.
+fn holds_secret(text: &str) -> bool {
+    text.contains(crate::domain::guard::secrets::REDACTED_PREFIX)
+        || !crate::domain::guard::secrets::secret_kinds(text).is_empty()
+        || crate::domain::memory::team::gate::suspect::looks_secret(text).is_some()
+}
+
+/// Whether `text` repeats the session's hot state: one of its open errors, or one of its
+/// active files with little else (a location, "still being edited"). A lasting fact about a
+/// file the session touched names the file and says more.
+fn repeats_hot_state(text: &str, hot: HotState) -> bool {
+    let folded = text.to_lowercase();
+    let found = |needle: &str| {
+        let needle = needle.trim().to_lowercase();
+        (needle.chars().count() >= 6)
+            .then(|| folded.find(&needle).map(|at| (at, at + needle.len())))
+            .flatten()
+    };
+    let repeats_error = hot
+        .open_errors
+        .iter()
+        .any(|error| found(error).is_some() || error.split(": ").nth(1).and_then(found).is_some());
+    let repeats_file = hot.active_files.iter().any(|file| {
+        found(file).is_some_and(|(start, end)| {
+            let at_line = folded[end..].starts_with(':')
+                && folded[end + 1..].starts_with(|c: char| c.is_ascii_digit());
+            let rest = folded[..start].chars().count() + folded[end..].chars().count();
+            at_line || rest < 40
+        })
+    });
+    repeats_error || repeats_file
 }
 
 #[cfg(test)]

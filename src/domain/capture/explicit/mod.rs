@@ -29,7 +29,9 @@ mod body;
 mod forget;
 mod kind;
 mod language;
+pub mod learned;
 pub mod recall;
+pub mod recall_model;
 mod scan;
 mod text;
 mod triggers;
@@ -80,6 +82,121 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
+    let weights = learned::weights();
+    walk(message, |scored| choose(&weights, scored))
+}
+
+/// One proposal of a sentence, as the model reads it, with the memories it would give.
+pub struct Scored<'a> {
+    pub input: crate::domain::base::classifier::Input<'a>,
+    pub memories: Vec<(Addressee, String)>,
+}
+
+/// The proposal the model gives the best odds, when they are better than even.
+pub fn choose(
+    weights: &crate::domain::base::classifier::Weights,
+    scored: &[Scored],
+) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (index, proposal) in scored.iter().enumerate() {
+        let p = weights.predict(&proposal.input).probability(1);
+        if p > 0.5 && best.is_none_or(|(_, top)| p > top) {
+            best = Some((index, p));
+        }
+    }
+    best.map(|(index, _)| index)
+}
+
+/// The memories of `message` that `choose` picks, sentence by sentence, from the proposals of
+/// `learned` (code, quotes and forwarded text propose nothing).
+pub fn walk(message: &str, mut choose: impl FnMut(&[Scored]) -> Option<usize>) -> Captured {
+    let rules = rule_capture(message);
+    let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
+    let visible = strip_invisible(message);
+    let text = strip_private(&visible);
+    let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
+    let readable = readable_lines(&lines);
+    let mut memories = Collector::default();
+    let mut previous: Option<&str> = None;
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        index += 1;
+        if !readable[index - 1] {
+            continue;
+        }
+        let line_sentences = learned::line_sentences(line);
+        for (at, &(sentence, is_question)) in line_sentences.iter().enumerate() {
+            let next = line_sentences
+                .get(at + 1)
+                .map_or("", |&(next, _)| next)
+                .trim();
+            let (items, after_items) = if at + 1 == line_sentences.len() {
+                learned::items_from(&lines, &readable, index)
+            } else {
+                (Vec::new(), index)
+            };
+            let proposals = learned::proposals(sentence, previous, next, &items);
+            let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
+            let scored: Vec<Scored> = proposals
+                .iter()
+                .map(|proposal| {
+                    let found = proposal_memories(proposal);
+                    let rule_took = !found.is_empty()
+                        && found
+                            .iter()
+                            .all(|(_, text)| rule_texts.contains(text.as_str()));
+                    let input = learned::input(proposal, rule_took, rule_in_sentence)
+                        .named_if(is_question, "question");
+                    Scored {
+                        input,
+                        memories: found,
+                    }
+                })
+                .collect();
+            if let Some(chosen) = choose(&scored) {
+                for (scope, text) in &scored[chosen].memories {
+                    memories.keep(*scope, text.clone());
+                }
+                if matches!(proposals[chosen].body, learned::Body::Items(_)) {
+                    index = after_items;
+                }
+            }
+            if !is_question {
+                previous = Some(sentence);
+            }
+        }
+    }
+    Captured {
+        memories: memories.kept,
+        dropped: memories.dropped,
+    }
+}
+
+/// The memories a proposal would give, as the phrase tables' captures are cleaned and
+/// addressed.
+fn proposal_memories(proposal: &learned::Proposal) -> Vec<(Addressee, String)> {
+    match &proposal.body {
+        learned::Body::Span(body) => memory_of(proposal.head, body, Addressee::Workspace)
+            .into_iter()
+            .collect(),
+        learned::Body::Before(body) => {
+            memory_of("", body, addressee::of_pointing_sentence(proposal.tail))
+                .into_iter()
+                .collect()
+        }
+        learned::Body::Items(items) => {
+            let scope = addressee::of_pointing_sentence(proposal.head);
+            items
+                .iter()
+                .filter_map(|item| memory_of("", item, scope))
+                .collect()
+        }
+    }
+}
+
+/// What the phrase tables alone capture: the rule hits the model weighs.
+fn rule_capture(message: &str) -> Captured {
     let visible = strip_invisible(message);
     let text = strip_private(&visible);
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
@@ -193,24 +310,31 @@ struct Collector {
     seen: HashSet<String>,
 }
 
+/// The memory of `raw`, which its sentence follows `before`, and whom it is for; `hint` is
+/// the scope of the sentence that pointed at it, if another.
+fn memory_of(before: &str, raw: &str, hint: Addressee) -> Option<(Addressee, String)> {
+    let text = body::clean_body(raw)?;
+    let (scope, text) = match addressee::split(before, &text) {
+        (Addressee::User, rest) => (Addressee::User, body::clean_body(&rest)),
+        // Naming this repository makes it ambiguous, whatever pointed at it.
+        (Addressee::Workspace, text) if addressee::names_this_repository(&text) => {
+            (Addressee::Workspace, Some(text))
+        }
+        (Addressee::Workspace, text) => (hint, Some(text)),
+    };
+    Some((scope, text?))
+}
+
 impl Collector {
     /// Files the memory of `raw`, which its sentence follows `before`; `hint` is the scope of
     /// the sentence that pointed at it, if another.
     fn push(&mut self, before: &str, raw: &str, hint: Addressee) {
-        let Some(text) = body::clean_body(raw) else {
-            return;
-        };
-        let (scope, text) = match addressee::split(before, &text) {
-            (Addressee::User, rest) => (Addressee::User, body::clean_body(&rest)),
-            // Naming this repository makes it ambiguous, whatever pointed at it.
-            (Addressee::Workspace, text) if addressee::names_this_repository(&text) => {
-                (Addressee::Workspace, Some(text))
-            }
-            (Addressee::Workspace, text) => (hint, Some(text)),
-        };
-        let Some(text) = text else {
-            return;
-        };
+        if let Some((scope, text)) = memory_of(before, raw, hint) {
+            self.keep(scope, text);
+        }
+    }
+
+    fn keep(&mut self, scope: Addressee, text: String) {
         if self.seen.contains(&text) {
             return;
         }

@@ -4,7 +4,7 @@
 //! there), and so is one that still looks secret after every rule of the scrubber ran, or
 //! reads as an instruction to the agent.
 
-mod suspect;
+pub mod suspect;
 
 use crate::domain::guard::injection::{instructs_agent, InjectionKind};
 use crate::domain::guard::secrets::{secret_kinds, REDACTED_PREFIX};

@@ -1,0 +1,238 @@
+//! The labelled corpora, read from `tests/fixtures/`, and the split every model keeps to: a
+//! case is in the test split when the first byte of the SHA-256 of its id is a multiple of 5
+//! (about a fifth), fixed by the id alone before any training. The blind batches, in
+//! `tests/fixtures/capture/blind/`, are never read here.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+pub fn is_test(id: &str) -> bool {
+    let hex = ocmem::domain::base::hash::sha256_hex(id);
+    u8::from_str_radix(&hex[..2], 16).unwrap() % 5 == 0
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{} line {}: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// Every `.jsonl` file under `dir` whose name starts with `prefix`, sorted, as (file stem, lines).
+fn files(dir: &Path, prefix: &str) -> Vec<(String, Vec<Value>)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.ends_with(".jsonl") && name.starts_with(prefix)
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                jsonl(&p),
+            )
+        })
+        .collect()
+}
+
+pub const LANGUAGES: [&str; 9] = [
+    "en", "zh-hans", "zh-hant", "ja", "ko", "es", "de", "fr", "pt",
+];
+
+/// A candidate line with its label.
+#[derive(Debug, Clone)]
+pub struct CandidateCase {
+    pub id: String,
+    pub lang: &'static str,
+    pub line: String,
+    pub keep: bool,
+    pub kind: String,
+    pub open_errors: Vec<String>,
+    pub active_files: Vec<String>,
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn candidate_case(v: &Value, lang: &'static str) -> CandidateCase {
+    CandidateCase {
+        id: v["id"].as_str().unwrap().to_owned(),
+        lang,
+        line: v["line"].as_str().unwrap().to_owned(),
+        keep: v["expect"].as_str() == Some("keep"),
+        kind: v["kind"].as_str().unwrap_or("").to_owned(),
+        open_errors: strings(&v["hot"]["open_errors"]),
+        active_files: strings(&v["hot"]["active_files"]),
+    }
+}
+
+/// Every candidate line of the corpora (not the blind batches).
+pub fn candidates(root: &Path) -> Vec<CandidateCase> {
+    let fixtures = root.join("tests/fixtures");
+    let mut cases = Vec::new();
+    for (stem, lines) in files(&fixtures.join("candidates"), "") {
+        let lang = match stem.as_str() {
+            "english" => "en",
+            "chinese" => "zh-hans",
+            "japanese" => "ja",
+            "korean" => "ko",
+            "spanish" => "es",
+            "german" => "de",
+            "french" => "fr",
+            _ => "pt",
+        };
+        cases.extend(lines.iter().map(|v| candidate_case(v, lang)));
+    }
+    for lang in LANGUAGES {
+        for (_, lines) in files(&fixtures.join("capture").join(lang), "candidates") {
+            cases.extend(lines.iter().map(|v| candidate_case(v, lang)));
+        }
+    }
+    cases
+}
+
+/// The candidate lines of the blind batches.
+pub fn blind_candidates(root: &Path) -> Vec<CandidateCase> {
+    let blind = root.join("tests/fixtures/capture/blind");
+    LANGUAGES
+        .iter()
+        .flat_map(|&lang| {
+            files(&blind.join(lang), "candidates")
+                .into_iter()
+                .flat_map(move |(_, lines)| {
+                    lines
+                        .iter()
+                        .map(|v| candidate_case(v, lang))
+                        .collect::<Vec<_>>()
+                })
+        })
+        .collect()
+}
+
+/// A user message with what it asks.
+#[derive(Debug, Clone)]
+pub struct MessageCase {
+    pub id: String,
+    pub lang: &'static str,
+    pub message: String,
+    /// (text, type, scope); None when the corpus does not say (recall, forget, user-scope).
+    pub memories: Option<Vec<(String, String, String)>>,
+    pub recall: Option<bool>,
+    pub forget: Option<bool>,
+    pub kind: String,
+}
+
+fn memories(v: &Value) -> Option<Vec<(String, String, String)>> {
+    v.as_array().map(|a| {
+        a.iter()
+            .map(|m| {
+                (
+                    m["text"].as_str().unwrap_or("").to_owned(),
+                    m["type"].as_str().unwrap_or("").to_owned(),
+                    m["scope"].as_str().unwrap_or("project").to_owned(),
+                )
+            })
+            .collect()
+    })
+}
+
+fn message_case(v: &Value, corpus: &str, lang: &'static str) -> MessageCase {
+    let message = v["message"].as_str().unwrap().to_owned();
+    let id = v["id"].as_str().unwrap().to_owned();
+    match corpus {
+        "explicit" => MessageCase {
+            id: format!("explicit-{id}"),
+            lang,
+            message,
+            memories: memories(&v["memories"]),
+            recall: Some(false),
+            forget: None,
+            kind: "explicit-corpus".into(),
+        },
+        "recall" => MessageCase {
+            id: format!("recall-{id}"),
+            lang,
+            message,
+            memories: None,
+            recall: v["recall"].as_bool(),
+            forget: None,
+            kind: "recall".into(),
+        },
+        "forget" => MessageCase {
+            id: format!("forget-{id}"),
+            lang,
+            message,
+            memories: None,
+            recall: Some(false),
+            forget: Some(true),
+            kind: "forget".into(),
+        },
+        _ => MessageCase {
+            id,
+            lang,
+            message,
+            memories: memories(&v["memories"]),
+            recall: v["recall"].as_bool(),
+            forget: v["forget"].as_bool(),
+            kind: v["kind"].as_str().unwrap_or("").to_owned(),
+        },
+    }
+}
+
+/// Every user message of the corpora (not the blind batches).
+pub fn messages(root: &Path) -> Vec<MessageCase> {
+    let fixtures = root.join("tests/fixtures");
+    let mut cases = Vec::new();
+    for corpus in ["explicit", "recall", "forget"] {
+        for lang in LANGUAGES {
+            let path = fixtures.join(corpus).join(format!("{lang}.jsonl"));
+            cases.extend(jsonl(&path).iter().map(|v| message_case(v, corpus, lang)));
+        }
+    }
+    for lang in LANGUAGES {
+        for (_, lines) in files(&fixtures.join("capture").join(lang), "messages") {
+            cases.extend(lines.iter().map(|v| message_case(v, "capture", lang)));
+        }
+    }
+    cases
+}
+
+/// The user messages of the blind batches.
+pub fn blind_messages(root: &Path) -> Vec<MessageCase> {
+    let blind = root.join("tests/fixtures/capture/blind");
+    LANGUAGES
+        .iter()
+        .flat_map(|&lang| {
+            files(&blind.join(lang), "messages")
+                .into_iter()
+                .flat_map(move |(_, lines)| {
+                    lines
+                        .iter()
+                        .map(|v| message_case(v, "capture", lang))
+                        .collect::<Vec<_>>()
+                })
+        })
+        .collect()
+}

@@ -1,0 +1,22 @@
+//! Trains every model of ocmem's language layer from the labelled corpora in `tests/fixtures/`
+//! and writes their weights into `src/`. Deterministic: the same corpora give the same bytes
+//! (`tests/models.rs` checks that the committed weights are what this produces).
+//!
+//!     cargo run --release --example train_models            # train, write, report
+//!     cargo run --release --example train_models -- --curve  # also the learning curves
+
+mod corpus;
+mod training;
+
+fn main() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let curve = std::env::args().any(|a| a == "--curve");
+    for model in training::train_all(root) {
+        std::fs::write(root.join(model.path), &model.bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", model.path));
+        println!("{}", model.report);
+    }
+    if curve {
+        println!("{}", training::learning_curves(root));
+    }
+}

@@ -1,0 +1,334 @@
+//! Each model's examples, its training, and its figures on the test split.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use ocmem::domain::base::classifier::{train, Example, TrainOptions, Weights};
+use ocmem::domain::capture::candidates::{
+    self, model as gate_model, parse_candidates, Candidate, HotState,
+};
+use ocmem::domain::capture::explicit::{self as explicit, learned, recall_model};
+
+use super::corpus::{self, is_test, CandidateCase, MessageCase};
+
+pub struct Trained {
+    pub path: &'static str,
+    pub bytes: Vec<u8>,
+    pub report: String,
+}
+
+fn options(classes: usize, bits: u32) -> TrainOptions {
+    TrainOptions {
+        classes,
+        bits,
+        epochs: 12,
+        rate: 0.3,
+        l2: 1e-7,
+        seed: 0x0c3e_3e3e,
+    }
+}
+
+fn leak(bytes: &[u8]) -> &'static [u8] {
+    Box::leak(bytes.to_vec().into_boxed_slice())
+}
+
+/// The candidate of a case's line, as the gate reads it under a `Memory candidates:` label.
+pub fn candidate_of(case: &CandidateCase) -> Option<Candidate> {
+    parse_candidates(&format!("Memory candidates:\n{}", case.line))
+        .0
+        .into_iter()
+        .next()
+}
+
+/// Counts of right answers by a key, printed as a table.
+#[derive(Default)]
+pub struct Score {
+    rows: BTreeMap<String, (usize, usize)>,
+}
+
+impl Score {
+    pub fn add(&mut self, key: &str, right: bool) {
+        let row = self.rows.entry(key.to_owned()).or_default();
+        row.0 += usize::from(right);
+        row.1 += 1;
+    }
+
+    pub fn rate(&self, key: &str) -> f64 {
+        self.rows
+            .get(key)
+            .map_or(1.0, |&(right, all)| right as f64 / all.max(1) as f64)
+    }
+
+    pub fn table(&self, title: &str) -> String {
+        let mut out = format!("{title}\n");
+        for (key, (right, all)) in &self.rows {
+            let _ = writeln!(
+                out,
+                "  {key:<32} {right:>5}/{all:<5} {:>6.1}%",
+                *right as f64 * 100.0 / (*all).max(1) as f64
+            );
+        }
+        out
+    }
+
+    pub fn rows(&self) -> impl Iterator<Item = (&String, &(usize, usize))> {
+        self.rows.iter()
+    }
+}
+
+// ─── The candidate gate ─────────────────────────────────────────────────────────────────────
+
+fn gate_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec<Example> {
+    cases
+        .filter_map(|case| {
+            let candidate = candidate_of(case)?;
+            let hits = candidates::rule_hits(&candidate.text);
+            let input = gate_model::input(&candidate, &hits);
+            let class = usize::from(!case.keep);
+            Some(Example::new(&input, gate_model::BITS, class, 1.0))
+        })
+        .collect()
+}
+
+pub fn train_gate(cases: &[CandidateCase]) -> Vec<u8> {
+    let examples = gate_examples(cases.iter().filter(|c| !is_test(&c.id)));
+    train(&examples, options(2, gate_model::BITS))
+}
+
+/// The whole gate with `weights` on `cases`: durable facts kept, junk rejected, by language
+/// and by kind.
+pub fn score_gate(weights: &Weights, cases: &[&CandidateCase]) -> (Score, Score) {
+    let (mut by_language, mut by_kind) = (Score::default(), Score::default());
+    for case in cases {
+        let verdict = match candidate_of(case) {
+            Some(candidate) => {
+                let hot = HotState {
+                    open_errors: &case.open_errors,
+                    active_files: &case.active_files,
+                };
+                candidates::gate_with(weights, &candidate, hot).is_ok()
+            }
+            None => false,
+        };
+        let right = verdict == case.keep;
+        let side = if case.keep { "kept" } else { "rejected" };
+        by_language.add(&format!("{} {side}", case.lang), right);
+        let kind = if case.keep {
+            "durable".to_owned()
+        } else {
+            case.kind.clone()
+        };
+        by_kind.add(&format!("{kind} {side}"), right);
+    }
+    (by_language, by_kind)
+}
+
+// ─── Recall requests ───────────────────────────────────────────────────────────────────────
+
+fn recall_examples<'a>(cases: impl Iterator<Item = &'a MessageCase>) -> Vec<Example> {
+    cases
+        .filter_map(|case| {
+            let recall = case.recall?;
+            let input = recall_model::input(&case.message);
+            Some(Example::new(
+                &input,
+                recall_model::BITS,
+                usize::from(recall),
+                if recall { 2.0 } else { 1.0 },
+            ))
+        })
+        .collect()
+}
+
+pub fn train_recall(cases: &[MessageCase]) -> Vec<u8> {
+    let examples = recall_examples(cases.iter().filter(|c| !is_test(&c.id)));
+    train(&examples, options(2, recall_model::BITS))
+}
+
+pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
+    let mut score = Score::default();
+    for case in cases {
+        let Some(recall) = case.recall else { continue };
+        let said = recall_model::predict_with(weights, &case.message).probability(1) > 0.5;
+        let side = if recall {
+            "recall asked, seen"
+        } else {
+            "not asked, not taken"
+        };
+        score.add(&format!("{} {side}", case.lang), said == recall);
+    }
+    score
+}
+
+// ─── Explicit memories ─────────────────────────────────────────────────────────────────────
+
+fn gold_texts(case: &MessageCase) -> Option<Vec<&str>> {
+    case.memories
+        .as_ref()
+        .map(|m| m.iter().map(|(text, _, _)| text.as_str()).collect())
+}
+
+fn request_examples<'a>(cases: impl Iterator<Item = &'a MessageCase>) -> Vec<Example> {
+    let mut examples = Vec::new();
+    for case in cases {
+        let Some(gold) = gold_texts(case) else {
+            continue;
+        };
+        explicit::walk(&case.message, |scored| {
+            let mut chosen = None;
+            for (index, proposal) in scored.iter().enumerate() {
+                let right = !proposal.memories.is_empty()
+                    && proposal
+                        .memories
+                        .iter()
+                        .all(|(_, text)| gold.contains(&text.as_str()));
+                if right && chosen.is_none() {
+                    chosen = Some(index);
+                }
+                let weight = if right { 3.0 } else { 1.0 };
+                examples.push(Example::new(
+                    &proposal.input,
+                    learned::BITS,
+                    usize::from(right),
+                    weight,
+                ));
+            }
+            chosen
+        });
+    }
+    examples
+}
+
+pub fn train_request(cases: &[MessageCase]) -> Vec<u8> {
+    let examples = request_examples(cases.iter().filter(|c| !is_test(&c.id)));
+    train(&examples, options(2, learned::BITS))
+}
+
+/// Memories captured, wrong captures and types, by language and by kind of message.
+pub fn score_request(weights: &Weights, cases: &[&MessageCase]) -> (Score, Score) {
+    let (mut by_language, mut by_kind) = (Score::default(), Score::default());
+    for case in cases {
+        let Some(gold) = &case.memories else { continue };
+        let got =
+            explicit::walk(&case.message, |scored| explicit::choose(weights, scored)).memories;
+        for (text, kind, _) in gold {
+            let found = got.iter().find(|m| &m.text == text);
+            by_language.add(&format!("{} recall", case.lang), found.is_some());
+            by_kind.add(&format!("{} recall", case.kind), found.is_some());
+            if let Some(found) = found {
+                by_language.add(&format!("{} type", case.lang), found.kind.as_str() == kind);
+            }
+        }
+        for memory in &got {
+            let right = gold.iter().any(|(text, _, _)| *text == memory.text);
+            by_language.add(&format!("{} precision", case.lang), right);
+            by_kind.add(&format!("{} precision", case.kind), right);
+        }
+        if gold.is_empty() {
+            by_kind.add(&format!("{} nothing taken", case.kind), got.is_empty());
+        }
+    }
+    (by_language, by_kind)
+}
+
+// ─── All ───────────────────────────────────────────────────────────────────────────────────
+
+pub fn train_all(root: &Path) -> Vec<Trained> {
+    let candidate_cases = corpus::candidates(root);
+    let message_cases = corpus::messages(root);
+    let mut out = Vec::new();
+
+    let bytes = train_gate(&candidate_cases);
+    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let test: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let (by_language, by_kind) = score_gate(&weights, &test);
+    out.push(Trained {
+        path: gate_model::WEIGHTS_FILE,
+        bytes,
+        report: format!(
+            "candidate gate: {} lines, {} in the test split\n{}{}",
+            candidate_cases.len(),
+            test.len(),
+            by_language.table("by language"),
+            by_kind.table("by kind")
+        ),
+    });
+
+    let bytes = train_request(&message_cases);
+    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let (by_language, by_kind) = score_request(&weights, &test);
+    out.push(Trained {
+        path: learned::WEIGHTS_FILE,
+        bytes,
+        report: format!(
+            "explicit memories: {} messages, {} in the test split\n{}{}",
+            message_cases
+                .iter()
+                .filter(|c| c.memories.is_some())
+                .count(),
+            test.iter().filter(|c| c.memories.is_some()).count(),
+            by_language.table("by language"),
+            by_kind.table("by kind")
+        ),
+    });
+
+    let bytes = train_recall(&message_cases);
+    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    out.push(Trained {
+        path: recall_model::WEIGHTS_FILE,
+        bytes,
+        report: format!(
+            "recall requests: {} messages, {} in the test split\n{}",
+            message_cases.len(),
+            test.len(),
+            score_recall(&weights, &test).table("by language")
+        ),
+    });
+    out
+}
+
+/// Each model's test figures when trained on a growing share of its training split.
+pub fn learning_curves(root: &Path) -> String {
+    let candidate_cases = corpus::candidates(root);
+    let test: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let train_cases: Vec<CandidateCase> = candidate_cases
+        .iter()
+        .filter(|c| !is_test(&c.id))
+        .cloned()
+        .collect();
+    let mut out = String::from("learning curve, candidate gate (share of training lines: kept / rejected on the test split)\n");
+    for share in [10, 25, 50, 75, 100] {
+        let n = train_cases.len() * share / 100;
+        // Every k-th line rather than the first n, so each share covers every language.
+        let subset: Vec<CandidateCase> = train_cases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| (i * share) % 100 < share || share == 100)
+            .map(|(_, c)| c.clone())
+            .take(n.max(1))
+            .collect();
+        let bytes = train(&gate_examples(subset.iter()), options(2, gate_model::BITS));
+        let weights = Weights::parse(leak(&bytes), 2).unwrap();
+        let (_, by_kind) = score_gate(&weights, &test);
+        let (mut kept, mut rejected) = ((0, 0), (0, 0));
+        for (key, &(right, all)) in by_kind.rows() {
+            let slot = if key.ends_with("kept") {
+                &mut kept
+            } else {
+                &mut rejected
+            };
+            slot.0 += right;
+            slot.1 += all;
+        }
+        let _ = writeln!(
+            out,
+            "  {share:>3}% ({n:>5} lines): kept {:.3}, rejected {:.3}",
+            kept.0 as f64 / kept.1.max(1) as f64,
+            rejected.0 as f64 / rejected.1.max(1) as f64
+        );
+    }
+    out
+}

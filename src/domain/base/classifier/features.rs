@@ -1,0 +1,181 @@
+//! The features of a text: its character 2- to 4-grams, its words and word pairs, all after
+//! folding case, Latin accents and full-width forms, so that "Recuérdalo", "recuerdalo" and
+//! "ＲＥＣＵＥＲＤＡＬＯ" look alike. Each feature belongs to a field (the whole text, or the part
+//! before, inside or after a candidate memory), so a word weighs differently where it stands.
+//! Named features (what a rule concluded, a shape of the text) come from the caller.
+
+/// Which part of the input a feature comes from; part of the feature's hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Whole = 0,
+    Head = 1,
+    Body = 2,
+    Tail = 3,
+    Named = 4,
+}
+
+impl Field {
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Whole => "text",
+            Field::Head => "head",
+            Field::Body => "body",
+            Field::Tail => "tail",
+            Field::Named => "named",
+        }
+    }
+}
+
+/// Receives each feature: its field, its kind (`c` characters, `w` word, `p` word pair,
+/// `n` named) and its parts, with the value it carries.
+pub trait FeatureSink {
+    fn feature(&mut self, field: Field, kind: u8, parts: &[&str], value: f32);
+}
+
+/// The text as features see it: lower case, Latin accents and full-width forms folded,
+/// whitespace runs as one space, between a start mark and an end mark.
+fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\u{2}');
+    let mut space = false;
+    for c in text.trim().chars() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        for lower in fold(c).flat_map(char::to_lowercase) {
+            out.push(lower);
+        }
+    }
+    out.push('\u{3}');
+    out
+}
+
+/// A Latin letter without its accent, a full-width form as ASCII; other characters as they are.
+fn fold(c: char) -> impl Iterator<Item = char> {
+    let folded: Option<char> = match c {
+        'à'..='å' | 'À'..='Å' | 'ā' | 'ă' | 'ą' => Some('a'),
+        'ç' | 'Ç' | 'ć' | 'č' => Some('c'),
+        'è'..='ë' | 'È'..='Ë' | 'ē' | 'ė' | 'ę' | 'ě' => Some('e'),
+        'ì'..='ï' | 'Ì'..='Ï' | 'ī' | 'į' => Some('i'),
+        'ñ' | 'Ñ' | 'ń' => Some('n'),
+        'ò'..='ö' | 'Ò'..='Ö' | 'ø' | 'Ø' | 'ō' | 'ő' => Some('o'),
+        'ù'..='ü' | 'Ù'..='Ü' | 'ū' | 'ů' | 'ű' => Some('u'),
+        'ý' | 'ÿ' | 'Ý' => Some('y'),
+        'ß' => Some('s'),
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        _ => None,
+    };
+    std::iter::once(folded.unwrap_or(c))
+}
+
+/// Whether `c` is written without spaces between words (Chinese, Japanese), so its n-grams
+/// stand for words.
+fn is_unspaced(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Calls `sink` with every feature of `text` in `field`. The character n-grams and the words
+/// each share a weight of one over the square root of their count, so a long text does not
+/// outweigh a short one.
+pub fn each_feature(text: &str, field: Field, sink: &mut impl FeatureSink) {
+    let normal = normalise(text);
+    let bounds: Vec<usize> = normal
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(normal.len()))
+        .collect();
+    let chars = bounds.len() - 1;
+    let grams: usize = (2..=4).map(|n| chars.saturating_sub(n - 1)).sum();
+    let gram_value = 1.0 / (grams.max(1) as f32).sqrt();
+    // A memory's own text is read by its words: its characters would cost the most and tell
+    // the least.
+    let gram_sizes = if field == Field::Body { 0..=0 } else { 2..=4 };
+    for n in gram_sizes.filter(|&n| n > 0) {
+        for start in 0..chars.saturating_sub(n - 1) {
+            let gram = &normal[bounds[start]..bounds[start + n]];
+            sink.feature(field, b'c', &[gram], gram_value);
+        }
+    }
+    let words: Vec<&str> = normal
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_') || is_unspaced(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let unspaced: Vec<&str> = normal
+        .split(|c: char| !is_unspaced(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let count = words.len() * 2
+        + unspaced
+            .iter()
+            .map(|run| run.chars().count())
+            .sum::<usize>();
+    let word_value = 1.0 / (count.max(1) as f32).sqrt();
+    for (i, word) in words.iter().enumerate() {
+        sink.feature(field, b'w', &[word], word_value);
+        let before = if i == 0 { "^" } else { words[i - 1] };
+        sink.feature(field, b'p', &[before, word], word_value);
+    }
+    if let Some(last) = words.last() {
+        sink.feature(field, b'p', &[last, "$"], word_value);
+    }
+    for run in unspaced {
+        for (i, c) in run.char_indices() {
+            sink.feature(field, b'w', &[&run[i..i + c.len_utf8()]], word_value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Names(Vec<String>);
+    impl FeatureSink for Names {
+        fn feature(&mut self, _: Field, kind: u8, parts: &[&str], _: f32) {
+            self.0.push(format!("{}:{}", kind as char, parts.join(" ")));
+        }
+    }
+
+    fn names(text: &str) -> Vec<String> {
+        let mut names = Names::default();
+        each_feature(text, Field::Whole, &mut names);
+        names.0
+    }
+
+    #[test]
+    fn case_accents_and_full_width_forms_fold_alike() {
+        assert_eq!(names("Recuérdalo"), names("recuerdalo"));
+        assert_eq!(names("ＲＥＭＥＭＢＥＲ"), names("remember"));
+        assert_eq!(names("  a   b "), names("a b"));
+        assert_ne!(names("remember"), names("remembers"));
+    }
+
+    #[test]
+    fn words_pairs_and_grams_are_all_there() {
+        let all = names("Keep it");
+        for expected in [
+            "w:keep",
+            "w:it",
+            "p:^ keep",
+            "p:keep it",
+            "p:it $",
+            "c:\u{2}k",
+            "c:it\u{3}",
+            "c:kee",
+        ] {
+            assert!(all.contains(&expected.to_string()), "{expected} in {all:?}");
+        }
+        let cjk = names("记住这个");
+        assert!(
+            cjk.contains(&"w:记".to_string()) && cjk.contains(&"c:记住".to_string()),
+            "{cjk:?}"
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! What each decision of the language layer concludes about a text, and the features that
+//! weighed most: `ocmem explain`'s report. Pure: the text in, the report out.
+
+use serde::Serialize;
+
+use crate::domain::base::classifier::Contribution;
+use crate::domain::guard::injection::instructs_agent;
+
+use super::candidates::{self, parse_candidates, Candidate};
+use super::explicit::{self, forget_requests, learned, recall_model, Addressee};
+
+/// How many features each decision names.
+pub const TOP_FEATURES: usize = 8;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Feature {
+    pub feature: String,
+    pub weight: f64,
+}
+
+fn features(contributions: Vec<Contribution>) -> Vec<Feature> {
+    contributions
+        .into_iter()
+        .map(|c| Feature {
+            feature: c.feature,
+            weight: (c.weight * 1000.0).round() / 1000.0,
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryFound {
+    pub text: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub scope: &'static str,
+}
+
+/// One sentence's best proposal, as the model scored it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SentenceVerdict {
+    pub memories: Vec<String>,
+    pub probability: f64,
+    pub features: Vec<Feature>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Decision {
+    pub verdict: bool,
+    pub probability: f64,
+    pub features: Vec<Feature>,
+}
+
+/// What a user message means.
+#[derive(Debug, Clone, Serialize)]
+pub struct MessageReport {
+    pub memories: Vec<MemoryFound>,
+    /// Each sentence's best proposal, taken or not.
+    pub sentences: Vec<SentenceVerdict>,
+    pub recall: Decision,
+    pub forget: Vec<String>,
+    pub instructs_agent: bool,
+}
+
+fn round(p: f64) -> f64 {
+    (p * 1000.0).round() / 1000.0
+}
+
+pub fn message(text: &str) -> MessageReport {
+    let weights = learned::weights();
+    let mut sentences = Vec::new();
+    let captured = explicit::walk(text, |scored| {
+        let best = scored
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, weights.predict(&s.input).probability(1)))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((index, _)) = best {
+            let (prediction, why) = learned::explain(&scored[index].input, TOP_FEATURES);
+            sentences.push(SentenceVerdict {
+                memories: scored[index]
+                    .memories
+                    .iter()
+                    .map(|(_, t)| t.clone())
+                    .collect(),
+                probability: round(prediction.probability(1)),
+                features: features(why),
+            });
+        }
+        explicit::choose(&weights, scored)
+    });
+    let (recall, why) = recall_model::explain(text, TOP_FEATURES);
+    MessageReport {
+        memories: captured
+            .memories
+            .into_iter()
+            .map(|m| MemoryFound {
+                kind: m.kind.as_str(),
+                scope: match m.scope {
+                    Addressee::User => "user",
+                    Addressee::Workspace => "project",
+                },
+                text: m.text,
+            })
+            .collect(),
+        sentences,
+        recall: Decision {
+            verdict: recall.probability(1) > 0.5,
+            probability: round(recall.probability(1)),
+            features: features(why),
+        },
+        forget: forget_requests(text)
+            .into_iter()
+            .map(|r| r.subject)
+            .collect(),
+        instructs_agent: instructs_agent(text).is_some(),
+    }
+}
+
+/// What the compaction gate makes of a candidate line.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateReport {
+    pub line: String,
+    pub kept: bool,
+    /// The rejection's name and reason, when it is rejected.
+    pub rejection: Option<(&'static str, &'static str)>,
+    pub rules: Vec<&'static str>,
+    pub junk: Decision,
+}
+
+/// The candidate of `line` (`- [type] text`, or bare text read as a project fact).
+pub fn candidate(line: &str) -> CandidateReport {
+    let parsed = parse_candidates(&format!("Memory candidates:\n{line}")).0;
+    let candidate = parsed.into_iter().next().unwrap_or_else(|| Candidate {
+        kind: crate::domain::memory::kind::MemoryType::Project,
+        text: line.trim().to_string(),
+        rationale: None,
+        line: line.trim().to_string(),
+    });
+    let hits = candidates::rule_hits(&candidate.text);
+    let verdict = candidates::gate(&candidate);
+    let (prediction, why) = candidates::model::explain(&candidate, &hits, TOP_FEATURES);
+    CandidateReport {
+        line: candidate.line.clone(),
+        kept: verdict.is_ok(),
+        rejection: verdict.err().map(|r| (r.name(), r.reason())),
+        rules: hits.iter().map(|r| r.name()).collect(),
+        junk: Decision {
+            verdict: prediction.probability(1) > 0.5,
+            probability: round(prediction.probability(1)),
+            features: features(why),
+        },
+    }
+}
+
+fn feature_lines(out: &mut String, features: &[Feature]) {
+    for f in features {
+        out.push_str(&format!(
+            "    {:+.3}  {}\n",
+            f.weight,
+            f.feature.replace(['\u{2}', '\u{3}'], "|")
+        ));
+    }
+}
+
+impl MessageReport {
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if self.memories.is_empty() {
+            out.push_str("remember: nothing\n");
+        }
+        for m in &self.memories {
+            out.push_str(&format!(
+                "remember: [{}] {} ({})\n",
+                m.kind, m.text, m.scope
+            ));
+        }
+        for (i, s) in self.sentences.iter().enumerate() {
+            let what = if s.memories.is_empty() {
+                "(nothing)".to_string()
+            } else {
+                s.memories.join(" | ")
+            };
+            out.push_str(&format!(
+                "  sentence {}: best proposal {what}, p(memory) = {:.3}\n",
+                i + 1,
+                s.probability
+            ));
+            feature_lines(&mut out, &s.features);
+        }
+        out.push_str(&format!(
+            "recall request: {}, p = {:.3}\n",
+            if self.recall.verdict { "yes" } else { "no" },
+            self.recall.probability
+        ));
+        feature_lines(&mut out, &self.recall.features);
+        if self.forget.is_empty() {
+            out.push_str("forget request: no\n");
+        }
+        for subject in &self.forget {
+            out.push_str(&format!("forget request: {subject}\n"));
+        }
+        out.push_str(&format!(
+            "instruction to the agent: {}\n",
+            if self.instructs_agent { "yes" } else { "no" }
+        ));
+        out
+    }
+}
+
+impl CandidateReport {
+    pub fn render(&self) -> String {
+        let mut out = match self.rejection {
+            None => format!("candidate: kept\n  {}\n", self.line),
+            Some((name, reason)) => {
+                format!("candidate: rejected ({name}: {reason})\n  {}\n", self.line)
+            }
+        };
+        let rules = if self.rules.is_empty() {
+            "none".to_string()
+        } else {
+            self.rules.join(", ")
+        };
+        out.push_str(&format!("rules that matched: {rules}\n"));
+        out.push_str(&format!("model: p(junk) = {:.3}\n", self.junk.probability));
+        feature_lines(&mut out, &self.junk.features);
+        out
+    }
+}
