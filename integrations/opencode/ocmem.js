@@ -351,7 +351,7 @@ const TOOL_DESCRIPTIONS = {
   memory_list:
     "List what ocmem remembers for this project and for the user across projects, best first: the entries a new session's memory block shows (all=true adds the others). Each line has the entry's id, type, text and source.",
   memory_add:
-    "Remember a durable fact, rule, preference or decision about this project for future sessions. Use it for what will still hold next week, not for the state of the current task. Secrets are removed; text that reads as an instruction to an agent is refused; the same text is not stored twice. Future sessions show it; this one keeps its current block.",
+    "Remember a durable fact, rule, preference or decision about this project for future sessions. Use it for what will still hold next week, not for the state of the current task. Secrets are removed; text that reads as an instruction to an agent is refused; the same text is not stored twice. Future sessions show it; this one keeps its current block. When the user asks you to remember something and the hot state's pending_memories does not list it, save it with this tool, in the user's words; what is listed there is saved already.",
   memory_forget:
     "Forget a remembered entry that is wrong or outdated, by its id from memory_list or memory_search. The entry is kept as superseded, and the user can restore it with `ocmem memory restore ID`.",
   hot_state:

@@ -532,8 +532,10 @@ const REMEMBER_EXAMPLE: &str = "Examples:
 ///
 /// The text is cleaned like every memory (invisible characters and <private> spans removed,
 /// secrets scrubbed, one line, at most 260 characters) and refused when it is too short or
-/// reads as an instruction to the agent. Its type is TYPE, else the one its text reads as. An
-/// entry with the same text is not added twice.
+/// reads as an instruction to the agent. Unless --force, it then passes the gate every memory
+/// passes, which refuses a raw error, a commit hash, a file list, session narration or a
+/// secret, saying why. Its type is TYPE, else the one its text reads as. An entry with the same
+/// text is not added twice.
 #[derive(Debug, Args)]
 pub struct MemoryAdd {
     /// What to remember
@@ -544,10 +546,15 @@ pub struct MemoryAdd {
     #[arg(long = "type", value_name = "TYPE", value_parser = memory_type_parser())]
     pub kind: Option<MemoryType>,
 
-    /// The agent wrote TEXT: check it as a compaction candidate too, which refuses session
-    /// narration, raw errors and counts (the agent's memory tools pass this)
+    /// The agent wrote TEXT (the agent's memory tools pass this): it cannot be forced past
+    /// the gate
     #[arg(long)]
     pub agent: bool,
+
+    /// Keep TEXT even when the gate that every memory passes refuses it (a raw error, a
+    /// commit hash, a file list, session narration)
+    #[arg(long, conflicts_with = "agent")]
+    pub force: bool,
 
     /// Team memory instead: the repository's .ocmem/memory.md, shared through git
     #[arg(long, conflicts_with = "user")]

@@ -67,7 +67,9 @@ and \"the user asked …\" are refused, as are instructions addressed to an AI. 
 scrubbed; an entry with the same text is not added twice. Stored with source \"manual\" in \
 this workspace's memory, or with user=true in the user's memory, which every project shows \
 (only for preferences the user wants everywhere). A new session shows it; the current block \
-does not change. Nothing is stored while the user has turned memory off.",
+does not change. Nothing is stored while the user has turned memory off. When the user asks \
+you to remember something and the hot state's pending_memories does not list it, save it \
+with this tool, in the user's words; what is listed there is saved already.",
         schema: add_schema,
     },
     ToolSpec {

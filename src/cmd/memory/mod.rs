@@ -337,8 +337,11 @@ fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String> {
     let workspace = workspace(&store, term, &cmd.scope)?;
     // Checked before the store is touched: bad input changes nothing on disk.
     let text = edit::checked_text(&cmd.text).map_err(anyhow::Error::msg)?;
-    if cmd.agent {
-        if let Some(refused) = edit::agent_refusal(&text, edit::kind_of(&text, cmd.kind)) {
+    if !cmd.force {
+        // The text as typed: cleaning would scrub a secret into a redaction, which the gate
+        // refuses too.
+        if let Some(refused) = edit::gate_refusal(&text, edit::kind_of(&text, cmd.kind), cmd.agent)
+        {
             bail!("{refused}");
         }
     }
@@ -517,18 +520,43 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
     let store = ctx.store();
     let workspace = workspace(&store, term, &cmd.scope)?;
     let memory = read(&store, &workspace)?;
-    let listed: Vec<Listed> = listing(&store, &workspace, &memory, ctx.now_ms)
+    let mut listed: Vec<Listed> = listing(&store, &workspace, &memory, ctx.now_ms)
         .into_iter()
         .filter(|l| l.entry.status == EntryStatus::Active)
         .collect();
+    // A workspace's search covers the user memory its block shows above it too; an unreadable
+    // user memory counts as none.
+    let user = if workspace.is_user() {
+        None
+    } else {
+        memory_ops::read_store(&store, &store.user_memory_file())
+            .ok()
+            .flatten()
+    };
+    let from_workspace = listed.len();
+    if let Some(user) = &user {
+        listed.extend(
+            edit::listing_with(Part::User, Some(user), None, user, ctx.now_ms)
+                .into_iter()
+                .filter(|l| l.entry.status == EntryStatus::Active),
+        );
+    }
     let texts: Vec<String> = listed.iter().map(|l| edit::searchable(l.entry)).collect();
     let hits = search::top(&cmd.query, &texts, cmd.limit as usize);
+    let layer = |at: usize| {
+        if workspace.is_user() || at >= from_workspace {
+            "user"
+        } else {
+            "workspace"
+        }
+    };
     if cmd.scope.json {
         let results: Vec<Value> = hits
             .iter()
             .map(|&(at, score)| {
                 let mut value = entry_json(listed[at].entry, listed[at].not_shown);
                 value["score"] = json!(search::shown_score(score));
+                value["layer"] = json!(layer(at));
                 value
             })
             .collect();
@@ -544,7 +572,16 @@ fn search(ctx: &Context, term: &TerminalEnv, cmd: &MemorySearch) -> Result<Strin
     }
     let rows: Vec<&Listed> = hits.iter().map(|&(at, _)| &listed[at]).collect();
     let scores: Vec<f64> = hits.iter().map(|&(_, s)| s).collect();
-    Ok(table::entries(term, &rows, ctx.now_ms, Some(&scores)))
+    let mut out = table::entries(term, &rows, ctx.now_ms, Some(&scores));
+    let from_user: Vec<&str> = hits
+        .iter()
+        .filter(|&&(at, _)| !workspace.is_user() && at >= from_workspace)
+        .map(|&(at, _)| listed[at].entry.id.as_str())
+        .collect();
+    if !from_user.is_empty() {
+        out.push_str(&format!("from user memory: {}\n", from_user.join(", ")));
+    }
+    Ok(out)
 }
 
 fn export(ctx: &Context, term: &TerminalEnv, cmd: &MemoryExport) -> Result<String> {

@@ -307,8 +307,8 @@ pub fn add(ctx: &Context, term: &TerminalEnv, cmd: &MemoryAdd) -> Result<String>
     if let Some(refused) = refusal(text, rationale) {
         bail!("not added to team memory: {}", refused.describe());
     }
-    if cmd.agent {
-        if let Some(refused) = edit::agent_refusal(text, kind) {
+    if !cmd.force {
+        if let Some(refused) = edit::gate_refusal(text, kind, cmd.agent) {
             bail!("{refused}");
         }
     }

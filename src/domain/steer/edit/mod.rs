@@ -372,25 +372,34 @@ pub fn add(
     }
 }
 
-/// Why the agent's own wording of a memory is refused, if it is: what an agent adds (its tools,
-/// `memory add --agent`) is the model's wording of what is worth keeping, like a compaction
-/// candidate, so the compaction gate judges it too (session narration, raw errors, counts). A
-/// person's `memory add` is not gated that way: they state what they mean.
+/// Why the agent's own wording of a memory is refused, if it is: see `gate_refusal`.
 pub fn agent_refusal(text: &str, kind: MemoryType) -> Option<String> {
+    gate_refusal(text, kind, true)
+}
+
+/// Why a memory added by hand (`memory add`, by a person or, `by_agent`, by the agent's tools)
+/// is refused, if it is. Every path into memory passes the compaction gate: a raw error, a
+/// commit hash, a file list, session narration or a secret is refused with its reason. A
+/// person may keep their deliberate choice with `--force`; the agent may not.
+pub fn gate_refusal(text: &str, kind: MemoryType, by_agent: bool) -> Option<String> {
     let candidate = crate::domain::capture::candidates::Candidate {
         kind,
         text: text.to_string(),
         rationale: None,
         line: text.to_string(),
     };
-    crate::domain::capture::candidates::gate(&candidate)
-        .err()
-        .map(|rejection| {
-            format!(
-                "not stored: it reads as {}; remember a durable fact or rule, stated as such",
-                rejection.reason()
-            )
-        })
+    let rejection = crate::domain::capture::candidates::gate(&candidate).err()?;
+    Some(if by_agent {
+        format!(
+            "not stored: it reads as {}; remember a durable fact or rule, stated as such",
+            rejection.reason()
+        )
+    } else {
+        format!(
+            "not stored: it reads as {}; add --force to keep it as written",
+            rejection.reason()
+        )
+    })
 }
 
 /// Marks `entry` superseded at `now`, `why`, by `by` when an entry took its place.
