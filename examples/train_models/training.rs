@@ -24,7 +24,7 @@ fn options(classes: usize, bits: u32) -> TrainOptions {
         bits,
         epochs: 12,
         rate: 0.3,
-        l2: 1e-7,
+        l2: 1e-5,
         seed: 0x0c3e_3e3e,
     }
 }
@@ -169,49 +169,143 @@ fn gold_texts(case: &MessageCase) -> Option<Vec<&str>> {
         .map(|m| m.iter().map(|(text, _, _)| text.as_str()).collect())
 }
 
-fn request_examples<'a>(cases: impl Iterator<Item = &'a MessageCase>) -> Vec<Example> {
-    let mut examples = Vec::new();
+/// The examples of the three explicit models from `cases`, the walk following the labels: a
+/// sentence asks when one of its proposals gives memories that are all in the labels; the
+/// proposals of such a sentence teach the span model; the labelled type of each memory found
+/// teaches the type model.
+fn explicit_examples<'a>(
+    cases: impl Iterator<Item = &'a MessageCase>,
+) -> (Vec<Example>, Vec<Example>, Vec<Example>) {
+    let (mut sentence, mut span, mut kind) = (Vec::new(), Vec::new(), Vec::new());
+    // The walk types memories with weights; the labels give the type, so these do not matter.
+    let untrained = learned::models().kind;
     for case in cases {
-        let Some(gold) = gold_texts(case) else {
-            continue;
-        };
-        explicit::walk(&case.message, |scored| {
-            let mut chosen = None;
-            for (index, proposal) in scored.iter().enumerate() {
-                let right = !proposal.memories.is_empty()
-                    && proposal
-                        .memories
-                        .iter()
-                        .all(|(_, text)| gold.contains(&text.as_str()));
-                if right && chosen.is_none() {
-                    chosen = Some(index);
+        let Some(gold) = &case.memories else { continue };
+        let gold_texts: Vec<&str> = gold.iter().map(|(text, _, _)| text.as_str()).collect();
+        explicit::walk(&case.message, &untrained, |sentence_input, scored| {
+            let right: Vec<bool> = scored
+                .iter()
+                .map(|p| {
+                    !p.memories.is_empty()
+                        && p.memories
+                            .iter()
+                            .all(|(_, text)| gold_texts.contains(&text.as_str()))
+                })
+                .collect();
+            let chosen = right.iter().position(|&r| r);
+            sentence.push(Example::new(
+                sentence_input,
+                learned::BITS,
+                usize::from(chosen.is_some()),
+                1.0,
+            ));
+            if let Some(index) = chosen {
+                for (proposal, &r) in scored.iter().zip(&right) {
+                    if !proposal.memories.is_empty() {
+                        span.push(Example::new(
+                            &proposal.input,
+                            learned::BITS,
+                            usize::from(r),
+                            if r { 4.0 } else { 1.0 },
+                        ));
+                    }
                 }
-                let weight = if right { 3.0 } else { 1.0 };
-                examples.push(Example::new(
-                    &proposal.input,
-                    learned::BITS,
-                    usize::from(right),
-                    weight,
-                ));
+                let whole = sentence_input
+                    .texts
+                    .iter()
+                    .find(|(field, _)| *field == ocmem::domain::base::classifier::Field::Whole)
+                    .map_or("", |(_, t)| t);
+                for (_, text) in &scored[index].memories {
+                    let Some((_, label, _)) = gold.iter().find(|(t, _, _)| t == text) else {
+                        continue;
+                    };
+                    let Some(class) = learned::TYPES.iter().position(|t| t.as_str() == label)
+                    else {
+                        continue;
+                    };
+                    let rule_type = explicit::classify(text);
+                    kind.push(Example::new(
+                        &learned::type_input(text, whole, rule_type),
+                        learned::TYPE_BITS,
+                        class,
+                        1.0,
+                    ));
+                }
             }
             chosen
         });
     }
-    examples
+    (sentence, span, kind)
 }
 
-pub fn train_request(cases: &[MessageCase]) -> Vec<u8> {
-    let examples = request_examples(cases.iter().filter(|c| !is_test(&c.id)));
-    train(&examples, options(2, learned::BITS))
+/// How many labelled memories some proposal gives exactly, of all: what the span generator
+/// can reach at best.
+pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
+    let untrained = learned::models().kind;
+    let (mut reached, mut all, mut unreached) = (0, 0, Vec::new());
+    for case in cases {
+        let Some(gold) = &case.memories else { continue };
+        let mut produced: Vec<String> = Vec::new();
+        explicit::walk(&case.message, &untrained, |_, scored| {
+            for p in scored {
+                produced.extend(p.memories.iter().map(|(_, t)| t.clone()));
+            }
+            None
+        });
+        for (text, _, _) in gold {
+            all += 1;
+            if produced.contains(text) {
+                reached += 1;
+            } else {
+                unreached.push(format!("{} {:?} <- {:?}", case.id, text, case.message));
+            }
+        }
+    }
+    (reached, all, unreached)
+}
+
+pub fn train_explicit(cases: &[MessageCase]) -> [Vec<u8>; 3] {
+    let (sentence, span, kind) = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)));
+    [
+        train(&sentence, options(2, learned::BITS)),
+        train(&span, options(2, learned::BITS)),
+        train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
+    ]
 }
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
-pub fn score_request(weights: &Weights, cases: &[&MessageCase]) -> (Score, Score) {
+pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
     let (mut by_language, mut by_kind) = (Score::default(), Score::default());
     for case in cases {
         let Some(gold) = &case.memories else { continue };
-        let got =
-            explicit::walk(&case.message, |scored| explicit::choose(weights, scored)).memories;
+        let got = explicit::walk(&case.message, &models.kind, |sentence, scored| {
+            explicit::choose(models, sentence, scored)
+        })
+        .memories;
+        if std::env::var_os("TRAIN_MISSES").is_some() {
+            let texts: Vec<String> = got
+                .iter()
+                .map(|m| format!("{} [{}]", m.text, m.kind.as_str()))
+                .collect();
+            let gold_texts: Vec<String> =
+                gold.iter().map(|(t, k, _)| format!("{t} [{k}]")).collect();
+            if texts != gold_texts {
+                eprintln!(
+                    "MISS {} [{}]\n  message: {:?}\n  gold: {:?}\n  got:  {:?}",
+                    case.id, case.kind, case.message, gold_texts, texts
+                );
+            }
+        }
+        let by_rules = explicit::rule_capture(&case.message).memories;
+        for (text, _, _) in gold {
+            by_language.add("~rules recall", by_rules.iter().any(|m| &m.text == text));
+        }
+        for memory in &by_rules {
+            by_language.add(
+                "~rules precision",
+                gold.iter().any(|(text, _, _)| *text == memory.text),
+            );
+        }
         for (text, kind, _) in gold {
             let found = got.iter().find(|m| &m.text == text);
             by_language.add(&format!("{} recall", case.lang), found.is_some());
@@ -255,13 +349,24 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
         ),
     });
 
-    let bytes = train_request(&message_cases);
-    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    if std::env::var_os("TRAIN_COVERAGE").is_some() {
+        let (reached, all, unreached) = coverage(&message_cases);
+        eprintln!("coverage {reached}/{all}");
+        for line in unreached {
+            eprintln!("UNREACHED {line}");
+        }
+    }
+    let [sentence, span, kind] = train_explicit(&message_cases);
+    let models = learned::Models {
+        sentence: Weights::parse(leak(&sentence), 2).unwrap(),
+        span: Weights::parse(leak(&span), 2).unwrap(),
+        kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
+    };
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
-    let (by_language, by_kind) = score_request(&weights, &test);
+    let (by_language, by_kind) = score_explicit(&models, &test);
     out.push(Trained {
-        path: learned::WEIGHTS_FILE,
-        bytes,
+        path: learned::SENTENCE_WEIGHTS_FILE,
+        bytes: sentence,
         report: format!(
             "explicit memories: {} messages, {} in the test split\n{}{}",
             message_cases
@@ -272,6 +377,16 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             by_language.table("by language"),
             by_kind.table("by kind")
         ),
+    });
+    out.push(Trained {
+        path: learned::SPAN_WEIGHTS_FILE,
+        bytes: span,
+        report: String::new(),
+    });
+    out.push(Trained {
+        path: learned::TYPE_WEIGHTS_FILE,
+        bytes: kind,
+        report: String::new(),
     });
 
     let bytes = train_recall(&message_cases);
@@ -328,6 +443,49 @@ pub fn learning_curves(root: &Path) -> String {
             "  {share:>3}% ({n:>5} lines): kept {:.3}, rejected {:.3}",
             kept.0 as f64 / kept.1.max(1) as f64,
             rejected.0 as f64 / rejected.1.max(1) as f64
+        );
+    }
+    let message_cases = corpus::messages(root);
+    let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let train_cases: Vec<MessageCase> = message_cases
+        .iter()
+        .filter(|c| !is_test(&c.id))
+        .cloned()
+        .collect();
+    out.push_str("learning curve, explicit memories (share of training messages: recall / precision on the test split)\n");
+    for share in [10, 25, 50, 75, 100] {
+        let subset: Vec<MessageCase> = train_cases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| (i * share) % 100 < share || share == 100)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let [sentence, span, kind] = train_explicit(&subset);
+        let models = learned::Models {
+            sentence: Weights::parse(leak(&sentence), 2).unwrap(),
+            span: Weights::parse(leak(&span), 2).unwrap(),
+            kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
+        };
+        let (by_language, _) = score_explicit(&models, &test);
+        let (mut recall, mut precision) = ((0, 0), (0, 0));
+        for (key, &(right, all)) in by_language.rows() {
+            if key.starts_with('~') {
+                continue;
+            }
+            if key.ends_with(" recall") {
+                recall.0 += right;
+                recall.1 += all;
+            } else if key.ends_with(" precision") {
+                precision.0 += right;
+                precision.1 += all;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  {share:>3}% ({:>5} messages): recall {:.3}, precision {:.3}",
+            subset.len(),
+            recall.0 as f64 / recall.1.max(1) as f64,
+            precision.0 as f64 / precision.1.max(1) as f64
         );
     }
     out

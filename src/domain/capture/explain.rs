@@ -36,12 +36,13 @@ pub struct MemoryFound {
     pub scope: &'static str,
 }
 
-/// One sentence's best proposal, as the model scored it.
+/// One sentence: whether it asks for a memory, and its best proposal.
 #[derive(Debug, Clone, Serialize)]
 pub struct SentenceVerdict {
+    pub sentence: String,
+    pub asks: Decision,
     pub memories: Vec<String>,
-    pub probability: f64,
-    pub features: Vec<Feature>,
+    pub span: Decision,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -67,27 +68,57 @@ fn round(p: f64) -> f64 {
 }
 
 pub fn message(text: &str) -> MessageReport {
-    let weights = learned::weights();
+    let models = learned::models();
     let mut sentences = Vec::new();
-    let captured = explicit::walk(text, |scored| {
+    let captured = explicit::walk(text, &models.kind, |sentence, scored| {
+        let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
         let best = scored
             .iter()
             .enumerate()
-            .map(|(i, s)| (i, weights.predict(&s.input).probability(1)))
+            .filter(|(_, s)| !s.memories.is_empty())
+            .map(|(i, s)| (i, models.span.predict(&s.input).probability(1)))
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((index, _)) = best {
-            let (prediction, why) = learned::explain(&scored[index].input, TOP_FEATURES);
-            sentences.push(SentenceVerdict {
-                memories: scored[index]
-                    .memories
-                    .iter()
-                    .map(|(_, t)| t.clone())
-                    .collect(),
-                probability: round(prediction.probability(1)),
-                features: features(why),
-            });
-        }
-        explicit::choose(&weights, scored)
+        let (memories, span) = match best {
+            Some((index, _)) => {
+                let (p, why) = learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
+                (
+                    scored[index]
+                        .memories
+                        .iter()
+                        .map(|(_, t)| t.clone())
+                        .collect(),
+                    Decision {
+                        verdict: true,
+                        probability: round(p.probability(1)),
+                        features: features(why),
+                    },
+                )
+            }
+            None => (
+                Vec::new(),
+                Decision {
+                    verdict: false,
+                    probability: 0.0,
+                    features: Vec::new(),
+                },
+            ),
+        };
+        let sentence_text = sentence
+            .texts
+            .iter()
+            .find(|(field, _)| *field == crate::domain::base::classifier::Field::Whole)
+            .map_or(String::new(), |(_, t)| t.to_string());
+        sentences.push(SentenceVerdict {
+            sentence: sentence_text,
+            asks: Decision {
+                verdict: asks.probability(1) > 0.5,
+                probability: round(asks.probability(1)),
+                features: features(asks_why),
+            },
+            memories,
+            span,
+        });
+        explicit::choose(&models, sentence, scored)
     });
     let (recall, why) = recall_model::explain(text, TOP_FEATURES);
     MessageReport {
@@ -176,17 +207,22 @@ impl MessageReport {
             ));
         }
         for (i, s) in self.sentences.iter().enumerate() {
-            let what = if s.memories.is_empty() {
-                "(nothing)".to_string()
-            } else {
-                s.memories.join(" | ")
-            };
             out.push_str(&format!(
-                "  sentence {}: best proposal {what}, p(memory) = {:.3}\n",
+                "  sentence {}: {:?}\n    asks for a memory: {}, p = {:.3}\n",
                 i + 1,
-                s.probability
+                s.sentence,
+                if s.asks.verdict { "yes" } else { "no" },
+                s.asks.probability
             ));
-            feature_lines(&mut out, &s.features);
+            feature_lines(&mut out, &s.asks.features);
+            if s.asks.verdict && !s.memories.is_empty() {
+                out.push_str(&format!(
+                    "    memory: {}, p(span) = {:.3}\n",
+                    s.memories.join(" | "),
+                    s.span.probability
+                ));
+                feature_lines(&mut out, &s.span.features);
+            }
         }
         out.push_str(&format!(
             "recall request: {}, p = {:.3}\n",

@@ -12,6 +12,9 @@ pub enum Field {
     Body = 2,
     Tail = 3,
     Named = 4,
+    /// The sentence before, and the one after.
+    Before = 5,
+    After = 6,
 }
 
 impl Field {
@@ -22,6 +25,8 @@ impl Field {
             Field::Body => "body",
             Field::Tail => "tail",
             Field::Named => "named",
+            Field::Before => "before",
+            Field::After => "after",
         }
     }
 }

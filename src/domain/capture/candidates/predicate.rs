@@ -329,7 +329,12 @@ pub(super) fn names_a_year(raw: &str) -> bool {
         (c == '年' || c == '년') && {
             let digits: String = raw[..at].chars().rev().take(5).collect();
             let digits: String = digits.trim_start().chars().rev().collect();
-            let year = &digits[digits.len().saturating_sub(4)..];
+            // The last four characters, which may not be ASCII digits (or one byte each).
+            let year = digits
+                .char_indices()
+                .rev()
+                .nth(3)
+                .map_or("", |(at, _)| &digits[at..]);
             year.len() == 4
                 && year.chars().all(|d| d.is_ascii_digit())
                 && (year.starts_with("19") || year.starts_with("20"))
@@ -599,5 +604,12 @@ mod tests {
         ] {
             assert!(!happened(text), "{text}");
         }
+    }
+
+    #[test]
+    fn a_year_mark_after_kana_is_no_year_and_no_panic() {
+        // "…ではなく年…": the characters before 年 are kana, several bytes each.
+        assert!(!names_a_year("Redis ではなく年次バッチで集計する"));
+        assert!(names_a_year("2024年に Realm を廃止した"));
     }
 }

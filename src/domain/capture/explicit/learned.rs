@@ -10,24 +10,131 @@
 
 use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
 
+use crate::domain::memory::kind::MemoryType;
+
 use super::scan::{list_item, sentences};
 
-pub const CLASSES: [&str; 2] = ["not a memory", "memory"];
+/// Whether a sentence asks to keep a memory (the sentence model), and whether a proposal is
+/// where that memory is (the span model).
+pub const CLASSES: [&str; 2] = ["no", "yes"];
 pub const BITS: u32 = 16;
-pub const WEIGHTS_FILE: &str = "src/domain/capture/explicit/request.weights";
-static WEIGHTS: &[u8] = include_bytes!("request.weights");
+pub const SENTENCE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/sentence.weights";
+pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
+pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
+/// The memory types, in the type model's order.
+pub const TYPES: [MemoryType; 4] = [
+    MemoryType::Feedback,
+    MemoryType::Project,
+    MemoryType::Decision,
+    MemoryType::Reference,
+];
+pub const TYPE_BITS: u32 = 15;
+static SENTENCE_WEIGHTS: &[u8] = include_bytes!("sentence.weights");
+static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
+static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
 
-/// A sentence proposes at most this many openings and as many endings to leave out: a trigger
-/// is short, and proposals cost a scoring each.
-const REACH: usize = 10;
+/// The three models of explicit capture.
+#[derive(Debug, Clone, Copy)]
+pub struct Models {
+    pub sentence: Weights,
+    pub span: Weights,
+    pub kind: Weights,
+}
+
+pub fn models() -> Models {
+    Models {
+        sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
+        span: Weights::compiled(SPAN_WEIGHTS, 2),
+        kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
+    }
+}
+
+/// What the sentence model reads of a sentence: its text, the short sentences around it (a
+/// pointer such as "remember that" may stand after what it points at), and what the phrase
+/// tables made of it.
+#[derive(Debug, Clone, Copy)]
+pub struct SentenceContext<'a> {
+    pub sentence: &'a str,
+    pub before: Option<&'a str>,
+    pub next: &'a str,
+    pub list_follows: bool,
+    pub is_question: bool,
+    pub rule_in_sentence: bool,
+    pub rule_points_here: bool,
+}
+
+pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
+    let mut input = Input::default()
+        .text(Field::Whole, context.sentence)
+        .named_if(context.rule_in_sentence, "rule:sentence")
+        .named_if(context.rule_points_here, "rule:pointed-at")
+        .named_if(context.is_question, "question")
+        .named_if(context.list_follows, "list-follows")
+        .named_if(boundaries(context.sentence).len() < POINTER_REACH, "short");
+    // Its opening and its ending on their own: that is where a trigger stands.
+    let sentence = context.sentence.trim();
+    let opening = sentence
+        .char_indices()
+        .nth(EDGE_CHARS)
+        .map_or(sentence, |(at, _)| &sentence[..at]);
+    let ending = sentence
+        .char_indices()
+        .rev()
+        .nth(EDGE_CHARS)
+        .map_or(sentence, |(at, _)| &sentence[at..]);
+    input = input.text(Field::Head, opening).text(Field::Tail, ending);
+    if let Some(before) = context.before {
+        input = input.text(Field::Before, before);
+    }
+    if !context.next.is_empty() {
+        input = input.text(Field::After, context.next);
+    }
+    input
+}
+
+/// How much of a sentence's opening and ending the sentence model reads apart.
+const EDGE_CHARS: usize = 24;
+
+/// What the type model reads: the memory, the sentence it came from, and the type the rules of
+/// `kind.rs` give it.
+pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -> Input<'a> {
+    let rule = match rule_type {
+        MemoryType::Feedback => "rule:feedback",
+        MemoryType::Project => "rule:project",
+        MemoryType::Decision => "rule:decision",
+        MemoryType::Reference => "rule:reference",
+    };
+    Input::default()
+        .text(Field::Body, text)
+        .text(Field::Whole, sentence)
+        .named(rule)
+}
+
+/// The type of a memory of `text` from `sentence`.
+pub fn type_of(weights: &Weights, text: &str, sentence: &str) -> MemoryType {
+    let rule_type = super::classify(text);
+    TYPES[weights
+        .predict(&type_input(text, sentence, rule_type))
+        .best()]
+}
+
+/// A sentence proposes to leave out an opening of at most this many characters, or one that
+/// ends with a mark, and an ending of at most `TAIL_REACH` characters, or one that starts with
+/// a mark: a trigger is short, and each proposal costs a scoring.
+const HEAD_REACH: usize = 40;
+const TAIL_REACH: usize = 30;
+/// Openings left out together with an ending are shorter, or end with a mark.
+const PAIR_HEAD_REACH: usize = 16;
+/// At most this many proposals per sentence.
+const MAX_PROPOSALS: usize = 400;
+/// What ends an opening or starts an ending.
+const MARKS: &[char] = &[
+    ':', '：', ',', '，', '、', ';', '；', '—', '–', '(', '（', '-',
+];
 /// Sentences longer than this propose only themselves and their list.
 const MAX_SENTENCE_BYTES: usize = 600;
 /// A sentence this short (in boundaries) may point back at the one before it.
 const POINTER_REACH: usize = 9;
-
-pub fn weights() -> Weights {
-    Weights::compiled(WEIGHTS, CLASSES.len())
-}
 
 /// Where a proposal's memory text comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,13 +186,19 @@ fn boundaries(s: &str) -> Vec<usize> {
 
 /// Every proposal of the sentence `s`, given the sentence before it (`before`, not a question)
 /// and the one after, and the list items under it when it ends its line.
+///
+/// `through_line` is the sentence and the rest of its line: a memory of several sentences
+/// follows an opening that ends with a mark ("決定メモ：X。Y", "Note for later: X; Y") or a
+/// sentence that only announces it ("Record this decision. X. Y").
 pub fn proposals<'a>(
     s: &'a str,
+    through_line: &'a str,
     before: Option<&'a str>,
     next: &'a str,
     items: &[&'a str],
 ) -> Vec<Proposal<'a>> {
     let trimmed = s.trim();
+    let through_line = through_line.trim();
     let mut out = vec![Proposal {
         head: "",
         tail: "",
@@ -104,7 +217,24 @@ pub fn proposals<'a>(
         return out;
     }
     let cuts = boundaries(trimmed);
-    for &at in cuts.iter().take(REACH) {
+    let chars_to = |at: usize| trimmed[..at].chars().count();
+    let total = chars_to(trimmed.len());
+    let after_mark = |at: usize| trimmed[..at].trim_end().ends_with(MARKS);
+    let before_mark = |at: usize| trimmed[at..].trim_start().starts_with(MARKS);
+    // Where a memory may start: after a short opening, or after a mark wherever it is
+    // ("Remember this, because I've said it three times now: …").
+    let heads: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
+        .collect();
+    // Where it may end: before a short ending, or before a mark.
+    let tails: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&at| total - chars_to(at) <= TAIL_REACH || before_mark(at))
+        .collect();
+    for &at in &heads {
         out.push(Proposal {
             head: &trimmed[..at],
             tail: "",
@@ -112,7 +242,27 @@ pub fn proposals<'a>(
             next,
         });
     }
-    for &at in cuts.iter().rev().take(REACH) {
+    let more_on_line = through_line.len() > trimmed.len() && through_line.starts_with(trimmed);
+    if more_on_line {
+        for &at in heads.iter().filter(|&&at| after_mark(at)) {
+            out.push(Proposal {
+                head: &trimmed[..at],
+                tail: "",
+                body: Body::Span(&through_line[at..]),
+                next: "",
+            });
+        }
+        let rest = through_line[trimmed.len()..]
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .trim();
+        out.push(Proposal {
+            head: trimmed,
+            tail: "",
+            body: Body::Span(rest),
+            next: "",
+        });
+    }
+    for &at in &tails {
         out.push(Proposal {
             head: "",
             tail: &trimmed[at..],
@@ -120,14 +270,16 @@ pub fn proposals<'a>(
             next,
         });
     }
-    // An opening and an ending both left out: "please remember: X, ok?"
-    if let (Some(&head), Some(&tail)) = (
-        cuts.iter()
-            .take(REACH)
-            .find(|&&at| trimmed[..at].trim_end().ends_with([':', '：'])),
-        cuts.last(),
-    ) {
-        for &end in cuts.iter().rev().take(REACH).filter(|&&end| end > head) {
+    // An opening and an ending both left out: "please remember: X, ok?", "あ、そうそう、X
+    // ってこと覚えといてね". The opening ends at a mark or is short.
+    'pairs: for &head in heads
+        .iter()
+        .filter(|&&at| after_mark(at) || chars_to(at) <= PAIR_HEAD_REACH)
+    {
+        for &end in tails.iter().filter(|&&end| end > head) {
+            if out.len() >= MAX_PROPOSALS {
+                break 'pairs;
+            }
             out.push(Proposal {
                 head: &trimmed[..head],
                 tail: &trimmed[end..],
@@ -135,7 +287,6 @@ pub fn proposals<'a>(
                 next,
             });
         }
-        let _ = tail;
     }
     if let Some(before) = before {
         if cuts.len() < POINTER_REACH {
@@ -191,12 +342,8 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
     }
 }
 
-pub fn predict_with(weights: &Weights, input: &Input) -> Prediction {
-    weights.predict(input)
-}
-
-pub fn explain(input: &Input, top: usize) -> (Prediction, Vec<Contribution>) {
-    weights().explain(input, 1, top)
+pub fn explain(weights: &Weights, input: &Input, top: usize) -> (Prediction, Vec<Contribution>) {
+    weights.explain(input, 1, top)
 }
 
 /// The sentences of a readable line, with the span of each (trimmed) and whether it is a

@@ -82,8 +82,10 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
-    let weights = learned::weights();
-    walk(message, |scored| choose(&weights, scored))
+    let models = learned::models();
+    walk(message, &models.kind, |sentence, scored| {
+        choose(&models, sentence, scored)
+    })
 }
 
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
@@ -92,15 +94,23 @@ pub struct Scored<'a> {
     pub memories: Vec<(Addressee, String)>,
 }
 
-/// The proposal the model gives the best odds, when they are better than even.
+/// The proposal to take from a sentence: none unless the sentence model gives the sentence
+/// better than even odds of asking for a memory; then the one the span model ranks first.
 pub fn choose(
-    weights: &crate::domain::base::classifier::Weights,
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
+    if models.sentence.predict(sentence).probability(1) <= 0.5 {
+        return None;
+    }
     let mut best: Option<(usize, f64)> = None;
     for (index, proposal) in scored.iter().enumerate() {
-        let p = weights.predict(&proposal.input).probability(1);
-        if p > 0.5 && best.is_none_or(|(_, top)| p > top) {
+        if proposal.memories.is_empty() {
+            continue;
+        }
+        let p = models.span.predict(&proposal.input).probability(1);
+        if best.is_none_or(|(_, top)| p > top) {
             best = Some((index, p));
         }
     }
@@ -108,8 +118,12 @@ pub fn choose(
 }
 
 /// The memories of `message` that `choose` picks, sentence by sentence, from the proposals of
-/// `learned` (code, quotes and forwarded text propose nothing).
-pub fn walk(message: &str, mut choose: impl FnMut(&[Scored]) -> Option<usize>) -> Captured {
+/// `learned` (code, quotes and forwarded text propose nothing), typed by `kinds`.
+pub fn walk(
+    message: &str,
+    kinds: &crate::domain::base::classifier::Weights,
+    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
+) -> Captured {
     let rules = rule_capture(message);
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let visible = strip_invisible(message);
@@ -118,6 +132,9 @@ pub fn walk(message: &str, mut choose: impl FnMut(&[Scored]) -> Option<usize>) -
     let readable = readable_lines(&lines);
     let mut memories = Collector::default();
     let mut previous: Option<&str> = None;
+    // Whether the previous sentence gave a memory: then a pointer after it ("X. Remember
+    // that.") was read with it, and points at nothing more.
+    let mut previous_taken = false;
     let mut index = 0;
     while index < lines.len() {
         let line = lines[index];
@@ -136,8 +153,24 @@ pub fn walk(message: &str, mut choose: impl FnMut(&[Scored]) -> Option<usize>) -
             } else {
                 (Vec::new(), index)
             };
-            let proposals = learned::proposals(sentence, previous, next, &items);
+            let pointed_at = if previous_taken { None } else { previous };
+            let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
+            let proposals = learned::proposals(sentence, &line[from..], pointed_at, next, &items);
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
+            let rule_points_here = rule_texts
+                .iter()
+                .any(|t| next.contains(t) || items.iter().any(|i| i.contains(t)))
+                || previous.is_some_and(|p| rule_texts.iter().any(|t| p.contains(t)));
+            let context = learned::SentenceContext {
+                sentence,
+                before: previous,
+                next,
+                list_follows: !items.is_empty(),
+                is_question,
+                rule_in_sentence,
+                rule_points_here,
+            };
+            let sentence_input = learned::sentence_input(&context);
             let scored: Vec<Scored> = proposals
                 .iter()
                 .map(|proposal| {
@@ -146,17 +179,19 @@ pub fn walk(message: &str, mut choose: impl FnMut(&[Scored]) -> Option<usize>) -
                         && found
                             .iter()
                             .all(|(_, text)| rule_texts.contains(text.as_str()));
-                    let input = learned::input(proposal, rule_took, rule_in_sentence)
-                        .named_if(is_question, "question");
+                    let input = learned::input(proposal, rule_took, rule_in_sentence);
                     Scored {
                         input,
                         memories: found,
                     }
                 })
                 .collect();
-            if let Some(chosen) = choose(&scored) {
+            let chosen = choose(&sentence_input, &scored);
+            previous_taken = chosen.is_some();
+            if let Some(chosen) = chosen {
                 for (scope, text) in &scored[chosen].memories {
-                    memories.keep(*scope, text.clone());
+                    let kind = learned::type_of(kinds, text, sentence);
+                    memories.keep(*scope, kind, text.clone());
                 }
                 if matches!(proposals[chosen].body, learned::Body::Items(_)) {
                     index = after_items;
@@ -196,7 +231,7 @@ fn proposal_memories(proposal: &learned::Proposal) -> Vec<(Addressee, String)> {
 }
 
 /// What the phrase tables alone capture: the rule hits the model weighs.
-fn rule_capture(message: &str) -> Captured {
+pub fn rule_capture(message: &str) -> Captured {
     let visible = strip_invisible(message);
     let text = strip_private(&visible);
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
@@ -330,21 +365,18 @@ impl Collector {
     /// the sentence that pointed at it, if another.
     fn push(&mut self, before: &str, raw: &str, hint: Addressee) {
         if let Some((scope, text)) = memory_of(before, raw, hint) {
-            self.keep(scope, text);
+            let kind = classify(&text);
+            self.keep(scope, kind, text);
         }
     }
 
-    fn keep(&mut self, scope: Addressee, text: String) {
+    fn keep(&mut self, scope: Addressee, kind: MemoryType, text: String) {
         if self.seen.contains(&text) {
             return;
         }
         if self.kept.len() < MAX_MEMORIES_PER_MESSAGE {
             self.seen.insert(text.clone());
-            self.kept.push(ExplicitMemory {
-                kind: classify(&text),
-                text,
-                scope,
-            });
+            self.kept.push(ExplicitMemory { kind, text, scope });
         } else {
             self.seen.insert(text);
             self.dropped += 1;
