@@ -4,6 +4,7 @@
 //!
 //!     cargo run --release --example train_models            # train, write, report
 //!     cargo run --release --example train_models -- --curve  # also the learning curves
+//!     cargo run --release --example train_models -- --blind  # also the blind batches' figures
 
 mod corpus;
 mod training;
@@ -11,10 +12,15 @@ mod training;
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let curve = std::env::args().any(|a| a == "--curve");
-    for model in training::train_all(root) {
+    let blind = std::env::args().any(|a| a == "--blind");
+    let trained = training::train_all(root);
+    for model in &trained {
         std::fs::write(root.join(model.path), &model.bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", model.path));
         println!("{}", model.report);
+    }
+    if blind {
+        println!("{}", training::blind(root, &trained));
     }
     if curve {
         println!("{}", training::learning_curves(root));

@@ -490,3 +490,31 @@ pub fn learning_curves(root: &Path) -> String {
     }
     out
 }
+
+/// The figures of the weights trained from the corpora on the blind batches, which no training
+/// reads, with the phrase tables' alone for comparison.
+pub fn blind(root: &Path, trained: &[Trained]) -> String {
+    let bytes = |path: &str| leak(&trained.iter().find(|t| t.path == path).unwrap().bytes);
+    let gate = Weights::parse(bytes(gate_model::WEIGHTS_FILE), 2).unwrap();
+    let recall = Weights::parse(bytes(recall_model::WEIGHTS_FILE), 2).unwrap();
+    let models = learned::Models {
+        sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
+        span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
+        kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
+    };
+    let candidates = corpus::blind_candidates(root);
+    let messages = corpus::blind_messages(root);
+    let (gate_language, gate_kind) = score_gate(&gate, &candidates.iter().collect::<Vec<_>>());
+    let message_refs: Vec<&MessageCase> = messages.iter().collect();
+    let (explicit_language, explicit_kind) = score_explicit(&models, &message_refs);
+    format!(
+        "BLIND: {} candidate lines, {} messages\n{}{}{}{}{}",
+        candidates.len(),
+        messages.len(),
+        gate_language.table("candidate gate by language"),
+        gate_kind.table("candidate gate by kind"),
+        explicit_language.table("explicit memories by language"),
+        explicit_kind.table("explicit memories by kind"),
+        score_recall(&recall, &message_refs).table("recall requests by language"),
+    )
+}
