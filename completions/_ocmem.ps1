@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
             [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
             [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show what ocmem makes of a text, and why')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -177,7 +178,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'feedback, project, decision or reference [default: read from the text]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT (the agent''s memory tools pass this): it cannot be forced past the gate')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Keep TEXT even when the gate that every memory passes refuses it (a raw error, a commit hash, a file list, session narration)')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
@@ -371,7 +373,8 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'feedback, project, decision or reference [default: read from the text]')
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'The workspace that DIR belongs to [default: the current directory''s]')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent wrote TEXT (the agent''s memory tools pass this): it cannot be forced past the gate')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Keep TEXT even when the gate that every memory passes refuses it (a raw error, a commit hash, a file list, session narration)')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Team memory instead: the repository''s .ocmem/memory.md, shared through git')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s')
@@ -421,6 +424,14 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'ocmem;explain' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'Data directory holding the stores [env: OCMEM_DATA_DIR]')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Read the text as a memory candidate line (`- [type] text`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the report as one JSON object')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'ocmem;help' {
             [CompletionResult]::new('tool-after', 'tool-after', [CompletionResultType]::ParameterValue, 'Record a finished tool call in the session''s hot state')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Print the memory block for the system prompt, and capture explicit memories')
@@ -439,6 +450,7 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'List the digests of a workspace''s past sessions, the latest first')
             [CompletionResult]::new('handoff', 'handoff', [CompletionResultType]::ParameterValue, 'Print a handoff note for the latest (or a given) session of a workspace')
             [CompletionResult]::new('idle', 'idle', [CompletionResultType]::ParameterValue, 'Bring a session''s digest up to date when it goes idle')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show what ocmem makes of a text, and why')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -551,6 +563,9 @@ Register-ArgumentCompleter -Native -CommandName 'ocmem' -ScriptBlock {
             break
         }
         'ocmem;help;idle' {
+            break
+        }
+        'ocmem;help;explain' {
             break
         }
         'ocmem;help;help' {

@@ -25,6 +25,9 @@ _ocmem() {
             ocmem,doctor)
                 cmd="ocmem__subcmd__doctor"
                 ;;
+            ocmem,explain)
+                cmd="ocmem__subcmd__explain"
+                ;;
             ocmem,forget)
                 cmd="ocmem__subcmd__forget"
                 ;;
@@ -78,6 +81,9 @@ _ocmem() {
                 ;;
             ocmem__subcmd__help,doctor)
                 cmd="ocmem__subcmd__help__subcmd__doctor"
+                ;;
+            ocmem__subcmd__help,explain)
+                cmd="ocmem__subcmd__help__subcmd__explain"
                 ;;
             ocmem__subcmd__help,forget)
                 cmd="ocmem__subcmd__help__subcmd__forget"
@@ -272,7 +278,7 @@ _ocmem() {
 
     case "${cmd}" in
         ocmem)
-            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
+            opts="-h -V --data-dir --help --version tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -331,6 +337,24 @@ _ocmem() {
             ;;
         ocmem__subcmd__doctor)
             opts="-h --json --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__explain)
+            opts="-h --candidate --json --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -434,7 +458,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help)
-            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle help"
+            opts="tool-after render compact promote gc baseline replay hook init doctor memory remember forget mcp sessions handoff idle explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,6 +500,20 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ocmem__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1004,7 +1042,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__memory__subcmd__add)
-            opts="-h --type --agent --team --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --force --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1614,7 +1652,7 @@ _ocmem() {
             return 0
             ;;
         ocmem__subcmd__remember)
-            opts="-h --type --agent --team --workspace --json --user --data-dir --help"
+            opts="-h --type --agent --force --team --workspace --json --user --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -40,6 +40,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
             cand idle 'Bring a session''s digest up to date when it goes idle'
+            cand explain 'Show what ocmem makes of a text, and why'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;tool-after'= {
@@ -160,7 +161,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --type 'feedback, project, decision or reference [default: read from the text]'
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
-            cand --agent 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)'
+            cand --agent 'The agent wrote TEXT (the agent''s memory tools pass this): it cannot be forced past the gate'
+            cand --force 'Keep TEXT even when the gate that every memory passes refuses it (a raw error, a commit hash, a file list, session narration)'
             cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
@@ -324,7 +326,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand --type 'feedback, project, decision or reference [default: read from the text]'
             cand --workspace 'The workspace that DIR belongs to [default: the current directory''s]'
             cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
-            cand --agent 'The agent wrote TEXT: check it as a compaction candidate too, which refuses session narration, raw errors and counts (the agent''s memory tools pass this)'
+            cand --agent 'The agent wrote TEXT (the agent''s memory tools pass this): it cannot be forced past the gate'
+            cand --force 'Keep TEXT even when the gate that every memory passes refuses it (a raw error, a commit hash, a file list, session narration)'
             cand --team 'Team memory instead: the repository''s .ocmem/memory.md, shared through git'
             cand --json 'Print one JSON document instead of text'
             cand --user 'Act on user memory, the preferences that follow you across projects, instead of the workspace''s'
@@ -368,6 +371,13 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'ocmem;explain'= {
+            cand --data-dir 'Data directory holding the stores [env: OCMEM_DATA_DIR]'
+            cand --candidate 'Read the text as a memory candidate line (`- [type] text`)'
+            cand --json 'Print the report as one JSON object'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ocmem;help'= {
             cand tool-after 'Record a finished tool call in the session''s hot state'
             cand render 'Print the memory block for the system prompt, and capture explicit memories'
@@ -386,6 +396,7 @@ set edit:completion:arg-completer[ocmem] = {|@words|
             cand sessions 'List the digests of a workspace''s past sessions, the latest first'
             cand handoff 'Print a handoff note for the latest (or a given) session of a workspace'
             cand idle 'Bring a session''s digest up to date when it goes idle'
+            cand explain 'Show what ocmem makes of a text, and why'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ocmem;help;tool-after'= {
@@ -466,6 +477,8 @@ set edit:completion:arg-completer[ocmem] = {|@words|
         &'ocmem;help;handoff'= {
         }
         &'ocmem;help;idle'= {
+        }
+        &'ocmem;help;explain'= {
         }
         &'ocmem;help;help'= {
         }

@@ -264,8 +264,48 @@ pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
     (reached, all, unreached)
 }
 
-pub fn train_explicit(cases: &[MessageCase]) -> [Vec<u8>; 3] {
-    let (sentence, span, kind) = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)));
+/// How much a statement counts against a sentence of a message.
+const STATEMENT_WEIGHT: f64 = 0.0;
+
+/// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
+/// a statement is not a request to remember it.
+pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
+    let mut score = Score::default();
+    for case in cases {
+        let Some(candidate) = candidate_of(case) else { continue };
+        let got = explicit::walk(&candidate.text, &models.kind, |sentence, scored| {
+            explicit::choose(models, sentence, scored)
+        });
+        score.add(&format!("{} statement, nothing taken", case.lang), got.memories.is_empty());
+    }
+    score
+}
+
+/// Sentences that state a fact without asking to keep it: the text of every candidate line. A
+/// user says such things all the time; the messages alone hold too few of them.
+fn statement_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec<Example> {
+    cases
+        .filter_map(|case| {
+            let candidate = candidate_of(case)?;
+            let context = learned::SentenceContext {
+                sentence: &candidate.text,
+                before: None,
+                next: "",
+                list_follows: false,
+                is_question: false,
+                rule_in_sentence: !explicit::rule_capture(&candidate.text).memories.is_empty(),
+                rule_points_here: false,
+            };
+            Some(Example::new(&learned::sentence_input(&context), learned::BITS, 0, STATEMENT_WEIGHT))
+        })
+        .collect()
+}
+
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
+    let (mut sentence, span, kind) = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)));
+    if STATEMENT_WEIGHT > 0.0 {
+        sentence.extend(statement_examples(statements.iter().filter(|c| !is_test(&c.id))));
+    }
     [
         train(&sentence, options(2, learned::BITS)),
         train(&span, options(2, learned::BITS)),
@@ -356,7 +396,7 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let [sentence, span, kind] = train_explicit(&message_cases);
+    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
     let models = learned::Models {
         sentence: Weights::parse(leak(&sentence), 2).unwrap(),
         span: Weights::parse(leak(&span), 2).unwrap(),
@@ -364,18 +404,20 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     };
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
+    let statements: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     out.push(Trained {
         path: learned::SENTENCE_WEIGHTS_FILE,
         bytes: sentence,
         report: format!(
-            "explicit memories: {} messages, {} in the test split\n{}{}",
+            "explicit memories: {} messages, {} in the test split\n{}{}{}",
             message_cases
                 .iter()
                 .filter(|c| c.memories.is_some())
                 .count(),
             test.iter().filter(|c| c.memories.is_some()).count(),
             by_language.table("by language"),
-            by_kind.table("by kind")
+            by_kind.table("by kind"),
+            statements_taken(&models, &statements).table("statements (candidate lines said as a message)")
         ),
     });
     out.push(Trained {
@@ -460,7 +502,7 @@ pub fn learning_curves(root: &Path) -> String {
             .filter(|(i, _)| (i * share) % 100 < share || share == 100)
             .map(|(_, c)| c.clone())
             .collect();
-        let [sentence, span, kind] = train_explicit(&subset);
+        let [sentence, span, kind] = train_explicit(&subset, &corpus::candidates(root));
         let models = learned::Models {
             sentence: Weights::parse(leak(&sentence), 2).unwrap(),
             span: Weights::parse(leak(&span), 2).unwrap(),

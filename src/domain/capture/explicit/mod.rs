@@ -88,6 +88,9 @@ pub fn capture_counted(message: &str) -> Captured {
     })
 }
 
+/// The probability a sentence that no phrase table recognises must reach to give a memory.
+pub const UNRULED_ODDS: f64 = 0.5;
+
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
 pub struct Scored<'a> {
     pub input: crate::domain::base::classifier::Input<'a>,
@@ -101,7 +104,14 @@ pub fn choose(
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
-    if models.sentence.predict(sentence).probability(1) <= 0.5 {
+    // Without a phrase of the tables in or around it, a sentence needs more than even odds: a
+    // user states facts all the time without asking to keep them.
+    let ruled = sentence
+        .named
+        .iter()
+        .any(|name| matches!(*name, "rule:sentence" | "rule:pointed-at"));
+    let needed = if ruled { 0.5 } else { UNRULED_ODDS };
+    if models.sentence.predict(sentence).probability(1) <= needed {
         return None;
     }
     let mut best: Option<(usize, f64)> = None;
