@@ -5,6 +5,8 @@
 //!     cargo run --release --example train_models            # train, write, report
 //!     cargo run --release --example train_models -- --curve  # also the learning curves
 //!     cargo run --release --example train_models -- --blind  # also the blind batches' figures
+//!     cargo run --release --example train_models -- --tune   # the decision odds, on the
+//!                                                            # development split; writes nothing
 
 mod corpus;
 mod training;
@@ -13,6 +15,11 @@ fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let curve = std::env::args().any(|a| a == "--curve");
     let blind = std::env::args().any(|a| a == "--blind");
+    if std::env::args().any(|a| a == "--tune") {
+        corpus::start_tuning();
+        println!("{}", training::tune(root));
+        return;
+    }
     let trained = training::train_all(root);
     for model in &trained {
         std::fs::write(root.join(model.path), &model.bytes)

@@ -99,6 +99,14 @@ pub fn train_gate(cases: &[CandidateCase]) -> Vec<u8> {
 /// The whole gate with `weights` on `cases`: durable facts kept, junk rejected, by language
 /// and by kind.
 pub fn score_gate(weights: &Weights, cases: &[&CandidateCase]) -> (Score, Score) {
+    score_gate_at(candidates::JUNK_ODDS, weights, cases)
+}
+
+pub fn score_gate_at(
+    junk_odds: f64,
+    weights: &Weights,
+    cases: &[&CandidateCase],
+) -> (Score, Score) {
     let (mut by_language, mut by_kind) = (Score::default(), Score::default());
     for case in cases {
         let verdict = match candidate_of(case) {
@@ -107,7 +115,7 @@ pub fn score_gate(weights: &Weights, cases: &[&CandidateCase]) -> (Score, Score)
                     open_errors: &case.open_errors,
                     active_files: &case.active_files,
                 };
-                candidates::gate_with(weights, &candidate, hot).is_ok()
+                candidates::gate_at(junk_odds, weights, &candidate, hot).is_ok()
             }
             None => false,
         };
@@ -182,58 +190,63 @@ fn explicit_examples<'a>(
     for case in cases {
         let Some(gold) = &case.memories else { continue };
         let gold_texts: Vec<&str> = gold.iter().map(|(text, _, _)| text.as_str()).collect();
-        explicit::walk(&case.message, &untrained, |sentence_input, scored| {
-            let right: Vec<bool> = scored
-                .iter()
-                .map(|p| {
-                    !p.memories.is_empty()
-                        && p.memories
-                            .iter()
-                            .all(|(_, text)| gold_texts.contains(&text.as_str()))
-                })
-                .collect();
-            let chosen = right.iter().position(|&r| r);
-            sentence.push(Example::new(
-                sentence_input,
-                learned::BITS,
-                usize::from(chosen.is_some()),
-                1.0,
-            ));
-            if let Some(index) = chosen {
-                for (proposal, &r) in scored.iter().zip(&right) {
-                    if !proposal.memories.is_empty() {
-                        span.push(Example::new(
-                            &proposal.input,
-                            learned::BITS,
-                            usize::from(r),
-                            if r { 4.0 } else { 1.0 },
+        explicit::walk(
+            &case.message,
+            &untrained,
+            |_| true,
+            |sentence_input, scored| {
+                let right: Vec<bool> = scored
+                    .iter()
+                    .map(|p| {
+                        !p.memories.is_empty()
+                            && p.memories
+                                .iter()
+                                .all(|(_, text)| gold_texts.contains(&text.as_str()))
+                    })
+                    .collect();
+                let chosen = right.iter().position(|&r| r);
+                sentence.push(Example::new(
+                    sentence_input,
+                    learned::BITS,
+                    usize::from(chosen.is_some()),
+                    1.0,
+                ));
+                if let Some(index) = chosen {
+                    for (proposal, &r) in scored.iter().zip(&right) {
+                        if !proposal.memories.is_empty() {
+                            span.push(Example::new(
+                                &proposal.input,
+                                learned::BITS,
+                                usize::from(r),
+                                if r { 4.0 } else { 1.0 },
+                            ));
+                        }
+                    }
+                    let whole = sentence_input
+                        .texts
+                        .iter()
+                        .find(|(field, _)| *field == ocmem::domain::base::classifier::Field::Whole)
+                        .map_or("", |(_, t)| t);
+                    for (_, text) in &scored[index].memories {
+                        let Some((_, label, _)) = gold.iter().find(|(t, _, _)| t == text) else {
+                            continue;
+                        };
+                        let Some(class) = learned::TYPES.iter().position(|t| t.as_str() == label)
+                        else {
+                            continue;
+                        };
+                        let rule_type = explicit::classify(text);
+                        kind.push(Example::new(
+                            &learned::type_input(text, whole, rule_type),
+                            learned::TYPE_BITS,
+                            class,
+                            1.0,
                         ));
                     }
                 }
-                let whole = sentence_input
-                    .texts
-                    .iter()
-                    .find(|(field, _)| *field == ocmem::domain::base::classifier::Field::Whole)
-                    .map_or("", |(_, t)| t);
-                for (_, text) in &scored[index].memories {
-                    let Some((_, label, _)) = gold.iter().find(|(t, _, _)| t == text) else {
-                        continue;
-                    };
-                    let Some(class) = learned::TYPES.iter().position(|t| t.as_str() == label)
-                    else {
-                        continue;
-                    };
-                    let rule_type = explicit::classify(text);
-                    kind.push(Example::new(
-                        &learned::type_input(text, whole, rule_type),
-                        learned::TYPE_BITS,
-                        class,
-                        1.0,
-                    ));
-                }
-            }
-            chosen
-        });
+                chosen
+            },
+        );
     }
     (sentence, span, kind)
 }
@@ -246,12 +259,17 @@ pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
     for case in cases {
         let Some(gold) = &case.memories else { continue };
         let mut produced: Vec<String> = Vec::new();
-        explicit::walk(&case.message, &untrained, |_, scored| {
-            for p in scored {
-                produced.extend(p.memories.iter().map(|(_, t)| t.clone()));
-            }
-            None
-        });
+        explicit::walk(
+            &case.message,
+            &untrained,
+            |_| true,
+            |_, scored| {
+                for p in scored {
+                    produced.extend(p.memories.iter().map(|(_, t)| t.clone()));
+                }
+                None
+            },
+        );
         for (text, _, _) in gold {
             all += 1;
             if produced.contains(text) {
@@ -270,13 +288,29 @@ const STATEMENT_WEIGHT: f64 = 0.0;
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
 pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
+    statements_taken_at(explicit::ODDS, models, cases)
+}
+
+pub fn statements_taken_at(
+    odds: explicit::Odds,
+    models: &learned::Models,
+    cases: &[&CandidateCase],
+) -> Score {
     let mut score = Score::default();
     for case in cases {
-        let Some(candidate) = candidate_of(case) else { continue };
-        let got = explicit::walk(&candidate.text, &models.kind, |sentence, scored| {
-            explicit::choose(models, sentence, scored)
-        });
-        score.add(&format!("{} statement, nothing taken", case.lang), got.memories.is_empty());
+        let Some(candidate) = candidate_of(case) else {
+            continue;
+        };
+        let got = explicit::walk(
+            &candidate.text,
+            &models.kind,
+            |sentence| explicit::asks_at(odds, models, sentence),
+            |_, scored| explicit::best_span(models, scored),
+        );
+        score.add(
+            &format!("{} statement, nothing taken", case.lang),
+            got.memories.is_empty(),
+        );
     }
     score
 }
@@ -296,7 +330,12 @@ fn statement_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec
                 rule_in_sentence: !explicit::rule_capture(&candidate.text).memories.is_empty(),
                 rule_points_here: false,
             };
-            Some(Example::new(&learned::sentence_input(&context), learned::BITS, 0, STATEMENT_WEIGHT))
+            Some(Example::new(
+                &learned::sentence_input(&context),
+                learned::BITS,
+                0,
+                STATEMENT_WEIGHT,
+            ))
         })
         .collect()
 }
@@ -304,7 +343,9 @@ fn statement_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec
 pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
     let (mut sentence, span, kind) = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)));
     if STATEMENT_WEIGHT > 0.0 {
-        sentence.extend(statement_examples(statements.iter().filter(|c| !is_test(&c.id))));
+        sentence.extend(statement_examples(
+            statements.iter().filter(|c| !is_test(&c.id)),
+        ));
     }
     [
         train(&sentence, options(2, learned::BITS)),
@@ -315,12 +356,23 @@ pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [V
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
 pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
+    score_explicit_at(explicit::ODDS, models, cases)
+}
+
+pub fn score_explicit_at(
+    odds: explicit::Odds,
+    models: &learned::Models,
+    cases: &[&MessageCase],
+) -> (Score, Score) {
     let (mut by_language, mut by_kind) = (Score::default(), Score::default());
     for case in cases {
         let Some(gold) = &case.memories else { continue };
-        let got = explicit::walk(&case.message, &models.kind, |sentence, scored| {
-            explicit::choose(models, sentence, scored)
-        })
+        let got = explicit::walk(
+            &case.message,
+            &models.kind,
+            |sentence| explicit::asks_at(odds, models, sentence),
+            |_, scored| explicit::best_span(models, scored),
+        )
         .memories;
         if std::env::var_os("TRAIN_MISSES").is_some() {
             let texts: Vec<String> = got
@@ -404,7 +456,8 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     };
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
-    let statements: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let statements: Vec<&CandidateCase> =
+        candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     out.push(Trained {
         path: learned::SENTENCE_WEIGHTS_FILE,
         bytes: sentence,
@@ -417,7 +470,8 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             test.iter().filter(|c| c.memories.is_some()).count(),
             by_language.table("by language"),
             by_kind.table("by kind"),
-            statements_taken(&models, &statements).table("statements (candidate lines said as a message)")
+            statements_taken(&models, &statements)
+                .table("statements (candidate lines said as a message)")
         ),
     });
     out.push(Trained {
@@ -559,4 +613,75 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
         explicit_kind.table("explicit memories by kind"),
         score_recall(&recall, &message_refs).table("recall requests by language"),
     )
+}
+
+/// Sums of the rows of `score` whose key ends with `suffix`, as a rate.
+fn rate_of(score: &Score, suffix: &str) -> (f64, usize) {
+    let (mut right, mut all) = (0, 0);
+    for (key, &(r, a)) in score.rows() {
+        if !key.starts_with('~') && key.ends_with(suffix) {
+            right += r;
+            all += a;
+        }
+    }
+    (right as f64 / all.max(1) as f64, all)
+}
+
+/// The development split's figures over a grid of decision odds, the models trained on the
+/// rest of the training split (`corpus::start_tuning` must have been called).
+pub fn tune(root: &Path) -> String {
+    let mut out = String::new();
+    let candidate_cases = corpus::candidates(root);
+    let bytes = train_gate(&candidate_cases);
+    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let dev: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let _ = writeln!(out, "candidate gate on {} development lines", dev.len());
+    for junk_odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
+        let (_, by_kind) = score_gate_at(junk_odds, &weights, &dev);
+        let worst = by_kind
+            .rows()
+            .filter(|(k, _)| k.ends_with("rejected"))
+            .map(|(k, &(r, a))| (r as f64 / a.max(1) as f64, k.clone()))
+            .fold((1.0, String::new()), |m, x| if x.0 < m.0 { x } else { m });
+        let _ = writeln!(
+            out,
+            "  junk odds {junk_odds:.1}: kept {:.3}, rejected {:.3}, worst kind {} {:.3}",
+            rate_of(&by_kind, "kept").0,
+            rate_of(&by_kind, "rejected").0,
+            worst.1,
+            worst.0
+        );
+    }
+    let message_cases = corpus::messages(root);
+    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
+    let models = learned::Models {
+        sentence: Weights::parse(leak(&sentence), 2).unwrap(),
+        span: Weights::parse(leak(&span), 2).unwrap(),
+        kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
+    };
+    let dev: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let statements: Vec<&CandidateCase> =
+        candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let _ = writeln!(
+        out,
+        "explicit memories on {} development messages",
+        dev.len()
+    );
+    for ruled in [0.1, 0.2, 0.3, 0.5] {
+        for unruled in [0.5, 0.6, 0.7, 0.8, 0.9] {
+            let odds = explicit::Odds { ruled, unruled };
+            let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
+            let lines = statements_taken_at(odds, &models, &statements);
+            let _ = writeln!(
+                out,
+                "  ruled {ruled:.1} unruled {unruled:.1}: recall {:.3}, precision {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
+                rate_of(&by_language, " recall").0,
+                rate_of(&by_language, " precision").0,
+                rate_of(&by_kind, "nothing taken").0,
+                by_kind.rate("statement nothing taken"),
+                rate_of(&lines, "nothing taken").0,
+            );
+        }
+    }
+    out
 }

@@ -70,56 +70,63 @@ fn round(p: f64) -> f64 {
 pub fn message(text: &str) -> MessageReport {
     let models = learned::models();
     let mut sentences = Vec::new();
-    let captured = explicit::walk(text, &models.kind, |sentence, scored| {
-        let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
-        let best = scored
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !s.memories.is_empty())
-            .map(|(i, s)| (i, models.span.predict(&s.input).probability(1)))
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        let (memories, span) = match best {
-            Some((index, _)) => {
-                let (p, why) = learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
-                (
-                    scored[index]
-                        .memories
-                        .iter()
-                        .map(|(_, t)| t.clone())
-                        .collect(),
+    // Every sentence is proposed, so that the report shows what each one would have given.
+    let captured = explicit::walk(
+        text,
+        &models.kind,
+        |_| true,
+        |sentence, scored| {
+            let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
+            let best = scored
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !s.memories.is_empty())
+                .map(|(i, s)| (i, models.span.predict(&s.input).probability(1)))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let (memories, span) = match best {
+                Some((index, _)) => {
+                    let (p, why) =
+                        learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
+                    (
+                        scored[index]
+                            .memories
+                            .iter()
+                            .map(|(_, t)| t.clone())
+                            .collect(),
+                        Decision {
+                            verdict: true,
+                            probability: round(p.probability(1)),
+                            features: features(why),
+                        },
+                    )
+                }
+                None => (
+                    Vec::new(),
                     Decision {
-                        verdict: true,
-                        probability: round(p.probability(1)),
-                        features: features(why),
+                        verdict: false,
+                        probability: 0.0,
+                        features: Vec::new(),
                     },
-                )
-            }
-            None => (
-                Vec::new(),
-                Decision {
-                    verdict: false,
-                    probability: 0.0,
-                    features: Vec::new(),
+                ),
+            };
+            let sentence_text = sentence
+                .texts
+                .iter()
+                .find(|(field, _)| *field == crate::domain::base::classifier::Field::Whole)
+                .map_or(String::new(), |(_, t)| t.to_string());
+            sentences.push(SentenceVerdict {
+                sentence: sentence_text,
+                asks: Decision {
+                    verdict: explicit::asks_at(explicit::ODDS, &models, sentence),
+                    probability: round(asks.probability(1)),
+                    features: features(asks_why),
                 },
-            ),
-        };
-        let sentence_text = sentence
-            .texts
-            .iter()
-            .find(|(field, _)| *field == crate::domain::base::classifier::Field::Whole)
-            .map_or(String::new(), |(_, t)| t.to_string());
-        sentences.push(SentenceVerdict {
-            sentence: sentence_text,
-            asks: Decision {
-                verdict: asks.probability(1) > 0.5,
-                probability: round(asks.probability(1)),
-                features: features(asks_why),
-            },
-            memories,
-            span,
-        });
-        explicit::choose(&models, sentence, scored)
-    });
+                memories,
+                span,
+            });
+            explicit::choose(&models, sentence, scored)
+        },
+    );
     let (recall, why) = recall_model::explain(text, TOP_FEATURES);
     MessageReport {
         memories: captured

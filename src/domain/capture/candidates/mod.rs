@@ -255,7 +255,22 @@ pub fn gate_in(candidate: &Candidate, hot: HotState) -> Result<(), Rejection> {
 }
 
 /// `gate_in` with the model's `weights` (training measures weights not yet compiled in).
+/// The probability of junk the gate's model must give a line to reject it. Above even odds:
+/// a durable fact lost costs more than a line of junk kept, which a person can delete. Chosen
+/// on the training data's development split by `train_models --tune`.
+pub const JUNK_ODDS: f64 = 0.5;
+
 pub fn gate_with(
+    weights: &crate::domain::base::classifier::Weights,
+    candidate: &Candidate,
+    hot: HotState,
+) -> Result<(), Rejection> {
+    gate_at(JUNK_ODDS, weights, candidate, hot)
+}
+
+/// `gate_with`, rejecting at a probability of junk above `junk_odds`.
+pub fn gate_at(
+    junk_odds: f64,
     weights: &crate::domain::base::classifier::Weights,
     candidate: &Candidate,
     hot: HotState,
@@ -279,7 +294,7 @@ pub fn gate_with(
     if let Some(&structural) = hits.iter().find(|r| r.is_structural()) {
         return Err(structural);
     }
-    if model::predict_with(weights, candidate, &hits).probability(1) > 0.5 {
+    if model::predict_with(weights, candidate, &hits).probability(1) > junk_odds {
         return Err(hits.first().copied().unwrap_or(Rejection::NotDurable));
     }
     Ok(())

@@ -463,6 +463,14 @@ pub(super) fn of_pointing_sentence(sentence: &str) -> Addressee {
     }
 }
 
+/// Whether `text` holds any scope phrase or names this repository: when a sentence holds none,
+/// no piece of it does, and its memories are this workspace's without looking further.
+pub(super) fn mentions_any(text: &str) -> bool {
+    text.char_indices()
+        .filter(|&(at, _)| starts_word(text, at))
+        .any(|(at, _)| longest_at(text, at, phrases().chain(words(|l| l.local))).is_some())
+}
+
 /// Whether `text` names this repository ("this repo", "本项目", "diesem Projekt").
 pub(super) fn names_this_repository(text: &str) -> bool {
     text.char_indices()

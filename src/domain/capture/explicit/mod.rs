@@ -83,13 +83,29 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
     let models = learned::models();
-    walk(message, &models.kind, |sentence, scored| {
-        choose(&models, sentence, scored)
-    })
+    walk(
+        message,
+        &models.kind,
+        |sentence| asks_at(ODDS, &models, sentence),
+        |_, scored| best_span(&models, scored),
+    )
 }
 
-/// The probability a sentence that no phrase table recognises must reach to give a memory.
-pub const UNRULED_ODDS: f64 = 0.5;
+/// The probability the sentence model must give a sentence for it to yield a memory: lower
+/// when a phrase table recognises the sentence or points at it (the tables are rarely wrong on
+/// the forms they know), higher when none does (a user states facts all the time without
+/// asking to keep them). Chosen on the training data's development split by `train_models
+/// --tune`, never on the test split.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Odds {
+    pub ruled: f64,
+    pub unruled: f64,
+}
+
+pub const ODDS: Odds = Odds {
+    ruled: 0.5,
+    unruled: 0.5,
+};
 
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
 pub struct Scored<'a> {
@@ -104,16 +120,38 @@ pub fn choose(
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
-    // Without a phrase of the tables in or around it, a sentence needs more than even odds: a
-    // user states facts all the time without asking to keep them.
+    choose_at(ODDS, models, sentence, scored)
+}
+
+/// `choose` with the odds `odds`.
+pub fn choose_at(
+    odds: Odds,
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+    scored: &[Scored],
+) -> Option<usize> {
+    if !asks_at(odds, models, sentence) {
+        return None;
+    }
+    best_span(models, scored)
+}
+
+/// Whether the sentence model gives `sentence` the odds `odds` asks of it.
+pub fn asks_at(
+    odds: Odds,
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+) -> bool {
     let ruled = sentence
         .named
         .iter()
         .any(|name| matches!(*name, "rule:sentence" | "rule:pointed-at"));
-    let needed = if ruled { 0.5 } else { UNRULED_ODDS };
-    if models.sentence.predict(sentence).probability(1) <= needed {
-        return None;
-    }
+    let needed = if ruled { odds.ruled } else { odds.unruled };
+    models.sentence.predict(sentence).probability(1) > needed
+}
+
+/// The proposal the span model likes best, of those that give a memory.
+pub fn best_span(models: &learned::Models, scored: &[Scored]) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
     for (index, proposal) in scored.iter().enumerate() {
         if proposal.memories.is_empty() {
@@ -128,10 +166,13 @@ pub fn choose(
 }
 
 /// The memories of `message` that `choose` picks, sentence by sentence, from the proposals of
-/// `learned` (code, quotes and forwarded text propose nothing), typed by `kinds`.
+/// `learned` (code, quotes and forwarded text propose nothing), typed by `kinds`. A sentence
+/// `asks` refuses is not proposed at all: most sentences ask nothing, and proposing is the
+/// costly part.
 pub fn walk(
     message: &str,
     kinds: &crate::domain::base::classifier::Weights,
+    mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let rules = rule_capture(message);
@@ -165,7 +206,6 @@ pub fn walk(
             };
             let pointed_at = if previous_taken { None } else { previous };
             let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
-            let proposals = learned::proposals(sentence, &line[from..], pointed_at, next, &items);
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
             let rule_points_here = rule_texts
                 .iter()
@@ -181,10 +221,22 @@ pub fn walk(
                 rule_points_here,
             };
             let sentence_input = learned::sentence_input(&context);
+            if !asks(&sentence_input) {
+                previous_taken = false;
+                if !is_question {
+                    previous = Some(sentence);
+                }
+                continue;
+            }
+            let proposals = learned::proposals(sentence, &line[from..], pointed_at, next, &items);
+            // Whether any text the proposals read may say whom the memory is for.
+            let addressed = addressee::mentions_any(&line[from..])
+                || pointed_at.is_some_and(addressee::mentions_any)
+                || items.iter().any(|item| addressee::mentions_any(item));
             let scored: Vec<Scored> = proposals
                 .iter()
                 .map(|proposal| {
-                    let found = proposal_memories(proposal);
+                    let found = proposal_memories(proposal, addressed);
                     let rule_took = !found.is_empty()
                         && found
                             .iter()
@@ -219,8 +271,18 @@ pub fn walk(
 }
 
 /// The memories a proposal would give, as the phrase tables' captures are cleaned and
-/// addressed.
-fn proposal_memories(proposal: &learned::Proposal) -> Vec<(Addressee, String)> {
+/// addressed; `addressed` says whether its sentence and what it points at hold any scope
+/// phrase at all.
+fn proposal_memories(proposal: &learned::Proposal, addressed: bool) -> Vec<(Addressee, String)> {
+    if !addressed {
+        let plain = |raw: &str| body::clean_body(raw).map(|text| (Addressee::Workspace, text));
+        return match &proposal.body {
+            learned::Body::Span(body) | learned::Body::Before(body) => {
+                plain(body).into_iter().collect()
+            }
+            learned::Body::Items(items) => items.iter().filter_map(|item| plain(item)).collect(),
+        };
+    }
     match &proposal.body {
         learned::Body::Span(body) => memory_of(proposal.head, body, Addressee::Workspace)
             .into_iter()
@@ -394,5 +456,7 @@ impl Collector {
     }
 }
 
+#[cfg(test)]
+mod learned_tests;
 #[cfg(test)]
 mod tests;

@@ -2,15 +2,22 @@ use super::scan::LINE_BREAKS;
 use super::*;
 use proptest::prelude::*;
 
+// These tests pin the phrase tables of `rule_capture`, which the learned models read as
+// features; the learned `capture` itself is tested in `learned_tests.rs`.
+
+fn tables(message: &str) -> Vec<ExplicitMemory> {
+    rule_capture(message).memories
+}
+
 fn texts(message: &str) -> Vec<String> {
-    capture(message).into_iter().map(|m| m.text).collect()
+    tables(message).into_iter().map(|m| m.text).collect()
 }
 
 // ─── Acceptance examples ───
 
 #[test]
 fn remember_this_captures_the_body_typed_by_its_content() {
-    let memories = capture("remember this: use pnpm for all packages");
+    let memories = tables("remember this: use pnpm for all packages");
     assert_eq!(
         memories,
         vec![ExplicitMemory {
@@ -19,7 +26,7 @@ fn remember_this_captures_the_body_typed_by_its_content() {
             scope: Addressee::Workspace,
         }]
     );
-    let memories = capture("remember this: the repo uses pnpm for all packages");
+    let memories = tables("remember this: the repo uses pnpm for all packages");
     assert_eq!(memories[0].kind, MemoryType::Project);
 }
 
@@ -28,7 +35,7 @@ fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
     let message: String = (0..3000)
         .map(|i| format!("remember this: release step {i} needs a signed tag\n"))
         .collect();
-    let captured = capture_counted(&message);
+    let captured = rule_capture(&message);
     let kept: Vec<&str> = captured.memories.iter().map(|m| m.text.as_str()).collect();
     let first: Vec<String> = (0..MAX_MEMORIES_PER_MESSAGE)
         .map(|i| format!("release step {i} needs a signed tag"))
@@ -42,13 +49,13 @@ fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
         "remember this: release step 2999 needs a signed tag\n".repeat(5)
     );
     assert_eq!(
-        capture_counted(&repeats).dropped,
+        rule_capture(&repeats).dropped,
         3000 - MAX_MEMORIES_PER_MESSAGE
     );
     assert_eq!(
-        capture_counted(&"remember this: use pnpm everywhere\n".repeat(40)),
+        rule_capture(&"remember this: use pnpm everywhere\n".repeat(40)),
         Captured {
-            memories: capture("remember this: use pnpm everywhere"),
+            memories: tables("remember this: use pnpm everywhere"),
             dropped: 0
         }
     );
@@ -61,30 +68,30 @@ fn invisible_characters_are_removed_before_capture() {
         ["use pnpm everywhere"]
     );
     // Seven visible chars do not make a memory, however many invisible ones pad them.
-    assert!(capture("remember this: use\u{200B}\u{200B} pnp").is_empty());
+    assert!(tables("remember this: use\u{200B}\u{200B} pnp").is_empty());
 }
 
 #[test]
 fn text_without_a_trigger_yields_nothing() {
-    assert!(capture("tests always fail on CI when cache is stale").is_empty());
+    assert!(tables("tests always fail on CI when cache is stale").is_empty());
 }
 
 #[test]
 fn a_negation_before_the_trigger_cancels_it() {
-    assert!(capture("please don't remember this: use npm cache").is_empty());
-    assert!(capture("Do not remember: the old staging password").is_empty());
-    assert!(capture("No need to remember this: the temp branch name").is_empty());
-    assert!(capture("不要记住这个：临时的测试数据库密码").is_empty());
-    assert!(capture("别记住：这个分支只是临时的实验").is_empty());
+    assert!(tables("please don't remember this: use npm cache").is_empty());
+    assert!(tables("Do not remember: the old staging password").is_empty());
+    assert!(tables("No need to remember this: the temp branch name").is_empty());
+    assert!(tables("不要记住这个：临时的测试数据库密码").is_empty());
+    assert!(tables("别记住：这个分支只是临时的实验").is_empty());
     // The same sentences without the negation do capture.
-    assert_eq!(capture("please remember this: use npm cache").len(), 1);
-    assert_eq!(capture("记住这个：临时的测试数据库密码").len(), 1);
+    assert_eq!(tables("please remember this: use npm cache").len(), 1);
+    assert_eq!(tables("记住这个：临时的测试数据库密码").len(), 1);
 }
 
 #[test]
 fn a_trigger_inside_a_sentence_does_not_count() {
-    assert!(capture("I will not forget to remember this: use pnpm").is_empty());
-    assert!(capture("we should remember this: use pnpm everywhere").is_empty());
+    assert!(tables("I will not forget to remember this: use pnpm").is_empty());
+    assert!(tables("we should remember this: use pnpm everywhere").is_empty());
 }
 
 #[test]
@@ -118,9 +125,9 @@ fn a_trigger_after_a_sentence_inside_recorded_quotes() {
 
 #[test]
 fn short_bodies_are_ignored_counting_chars() {
-    assert!(capture("remember this: ok").is_empty());
+    assert!(tables("remember this: ok").is_empty());
     // 5 chars (one CJK) but 9 bytes.
-    assert!(capture("记住：用pnpm").is_empty());
+    assert!(tables("记住：用pnpm").is_empty());
     // A CJK char counts twice: five of them carry a whole instruction.
     assert_eq!(texts("以后都用中文回复"), ["用中文回复"]);
 }
@@ -162,9 +169,9 @@ fn japanese_verb_last_takes_the_sentence_before_it() {
 
 #[test]
 fn japanese_negated_or_non_final_verbs_are_not_triggers() {
-    assert!(capture("pnpmを使うことを覚えないで").is_empty());
-    assert!(capture("覚えないで：これは一時的な設定です").is_empty());
-    assert!(capture("昨日話したことを覚えていますか").is_empty());
+    assert!(tables("pnpmを使うことを覚えないで").is_empty());
+    assert!(tables("覚えないで：これは一時的な設定です").is_empty());
+    assert!(tables("昨日話したことを覚えていますか").is_empty());
 }
 
 #[test]
@@ -193,9 +200,9 @@ fn korean_verb_last_takes_the_sentence_before_it() {
 
 #[test]
 fn korean_negated_verbs_and_questions_are_not_triggers() {
-    assert!(capture("이 설정을 기억하지 마: 임시 값이니까 곧 바뀜").is_empty());
-    assert!(capture("우리가 어제 정한 배포 규칙을 기억해?").is_empty());
-    assert_eq!(capture("우리가 어제 정한 배포 규칙을 기억해.").len(), 1);
+    assert!(tables("이 설정을 기억하지 마: 임시 값이니까 곧 바뀜").is_empty());
+    assert!(tables("우리가 어제 정한 배포 규칙을 기억해?").is_empty());
+    assert_eq!(tables("우리가 어제 정한 배포 규칙을 기억해.").len(), 1);
 }
 
 #[test]
@@ -237,10 +244,10 @@ fn fillers_bullets_and_quote_markers_may_precede_a_trigger() {
 
 #[test]
 fn a_trigger_must_be_a_whole_word() {
-    assert!(capture("Remembering the old API, we wrapped every call in a retry").is_empty());
-    assert!(capture("remembered: the cache was stale yesterday").is_empty());
+    assert!(tables("Remembering the old API, we wrapped every call in a retry").is_empty());
+    assert!(tables("remembered: the cache was stale yesterday").is_empty());
     // Fillers too: "please" must end before "remember".
-    assert!(capture("pleaseremember: the staging DB is read-only").is_empty());
+    assert!(tables("pleaseremember: the staging DB is read-only").is_empty());
 }
 
 #[test]
@@ -305,8 +312,8 @@ fn windows_line_endings_split_lines() {
 
 #[test]
 fn a_question_is_not_an_instruction() {
-    assert!(capture("Remember when we moved the CI to GitHub Actions?").is_empty());
-    assert!(capture("记得我们上周讨论的那个方案吗？").is_empty());
+    assert!(tables("Remember when we moved the CI to GitHub Actions?").is_empty());
+    assert!(tables("记得我们上周讨论的那个方案吗？").is_empty());
     assert_eq!(
         texts("remember: use pnpm everywhere. Can you fix the build?"),
         ["use pnpm everywhere"]
@@ -315,7 +322,7 @@ fn a_question_is_not_an_instruction() {
 
 #[test]
 fn an_empty_trigger_sentence_takes_no_body_from_the_next() {
-    assert!(capture("Remember. The build takes ten minutes").is_empty());
+    assert!(tables("Remember. The build takes ten minutes").is_empty());
 }
 
 // ─── Trigger forms ───
@@ -358,7 +365,7 @@ fn preference_triggers_stay_in_the_text() {
         texts("my preference is tabs over spaces"),
         ["my preference is tabs over spaces"]
     );
-    assert!(capture("I preferred the old layout honestly").is_empty());
+    assert!(tables("I preferred the old layout honestly").is_empty());
 }
 
 #[test]
@@ -373,10 +380,10 @@ fn chinese_from_now_on_forms() {
 
 #[test]
 fn deferrals_are_ignored() {
-    assert!(capture("remember: next time").is_empty());
-    assert!(capture("remember this for later").is_empty());
-    assert!(capture("Remember it next time.").is_empty());
-    assert_eq!(capture("remember: next time use pnpm").len(), 1);
+    assert!(tables("remember: next time").is_empty());
+    assert!(tables("remember this for later").is_empty());
+    assert!(tables("Remember it next time.").is_empty());
+    assert_eq!(tables("remember: next time use pnpm").len(), 1);
 }
 
 // ─── Body cleanup ───
@@ -465,7 +472,7 @@ fn assert_well_formed(memories: &[ExplicitMemory]) {
 proptest! {
     #[test]
     fn capture_never_panics_on_arbitrary_text(message in any::<String>()) {
-        assert_well_formed(&capture(&message));
+        assert_well_formed(&tables(&message));
     }
 
     #[test]
@@ -473,7 +480,7 @@ proptest! {
         pieces in prop::collection::vec(message_piece(), 0..24)
     ) {
         let message = pieces.concat();
-        assert_well_formed(&capture(&message));
+        assert_well_formed(&tables(&message));
         let _ = classify(&message);
     }
 
@@ -493,7 +500,7 @@ proptest! {
     ) {
         let message = pieces.concat();
         let normalized = normalize(&message);
-        for memory in capture(&message) {
+        for memory in tables(&message) {
             prop_assert!(normalized.contains(&memory.text), "{:?} not in {:?}", memory.text, normalized);
         }
     }
@@ -511,7 +518,7 @@ fn normalize(message: &str) -> String {
 /// The work counted while capturing `message`.
 fn work_of(message: &str) -> u64 {
     super::text::WORK.with(|work| work.set(0));
-    let _ = capture_counted(message);
+    let _ = rule_capture(message);
     super::text::WORK.with(|work| work.get())
 }
 
@@ -549,7 +556,7 @@ fn back_references_take_the_sentence_before() {
         texts("支付回调必须先验签再处理。下次记住这一点。"),
         ["支付回调必须先验签再处理"]
     );
-    assert!(capture("Remember that for next time.").is_empty());
+    assert!(tables("Remember that for next time.").is_empty());
 }
 
 #[test]
@@ -598,9 +605,9 @@ fn decoys_capture_nothing() {
         "Remember this device for 30 days",
     ] {
         assert!(
-            capture(message).is_empty(),
+            tables(message).is_empty(),
             "{message}: {:?}",
-            capture(message)
+            tables(message)
         );
     }
 }

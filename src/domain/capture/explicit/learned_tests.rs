@@ -1,0 +1,200 @@
+//! The learned `capture`: what holds whatever the weights say (one line per memory, taken
+//! from the message, at most ten, nothing from code, quotes or private spans), and the plainest
+//! requests in each language.
+
+use super::scan::LINE_BREAKS;
+use super::*;
+use proptest::prelude::*;
+
+fn texts(message: &str) -> Vec<String> {
+    capture(message).into_iter().map(|m| m.text).collect()
+}
+
+/// The message as capture reads it, whitespace folded: every memory is a piece of it.
+fn normalize(message: &str) -> String {
+    let visible = strip_invisible(message);
+    strip_private(&visible)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn assert_well_formed(message: &str, memories: &[ExplicitMemory]) {
+    let normalized = normalize(message);
+    for memory in memories {
+        assert!(
+            memory.text.chars().count() >= MIN_BODY_CHARS / 2,
+            "{memory:?}"
+        );
+        assert!(!memory.text.contains(LINE_BREAKS), "{memory:?}");
+        assert!(
+            normalized.contains(&memory.text),
+            "{:?} not in {normalized:?}",
+            memory.text
+        );
+    }
+    assert!(memories.len() <= MAX_MEMORIES_PER_MESSAGE);
+}
+
+fn message_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "remember this: ",
+            "remeber that ",
+            ", keep that in mind",
+            "please don't ",
+            "from now on, ",
+            "记住：",
+            "，记住这个",
+            "覚えておいて",
+            "ことを覚えといて",
+            "기억해줘",
+            "라는 것을 ",
+            "<private>",
+            "</private>",
+            "```",
+            "- ",
+            ":\n",
+            ". ",
+            "。",
+            "？",
+            "\n",
+            "\r\n",
+            "\"",
+            "use pnpm in this repo",
+            "the staging DB is read-only",
+            "ü",
+            "🙂",
+        ])
+        .prop_map(String::from),
+        any::<String>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn capture_is_well_formed_on_any_text(message in any::<String>()) {
+        assert_well_formed(&message, &capture(&message));
+    }
+
+    #[test]
+    fn capture_is_well_formed_on_trigger_pieces(
+        pieces in prop::collection::vec(message_piece(), 0..24)
+    ) {
+        let message = pieces.concat();
+        assert_well_formed(&message, &capture(&message));
+    }
+}
+
+#[test]
+fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
+    let message: String = (0..30)
+        .map(|i| format!("remember this: release step {i} needs a signed tag\n"))
+        .collect();
+    let captured = capture_counted(&message);
+    let kept: Vec<&str> = captured.memories.iter().map(|m| m.text.as_str()).collect();
+    let first: Vec<String> = (0..MAX_MEMORIES_PER_MESSAGE)
+        .map(|i| format!("release step {i} needs a signed tag"))
+        .collect();
+    assert_eq!(kept, first);
+    assert_eq!(captured.dropped, 30 - MAX_MEMORIES_PER_MESSAGE);
+    // Repeats count once.
+    let twice = format!("{message}{message}");
+    assert_eq!(capture_counted(&twice), captured);
+}
+
+#[test]
+fn code_quotes_forwarded_text_and_private_spans_are_not_read() {
+    for message in [
+        "this is slow:\n```\n# remember this: always invalidate the cache\n```",
+        "> Remember this: rotate the keys every 90 days",
+        "---------- Forwarded message ---------\nRemember this: update your VPN client.",
+        "<private>remember this: my home address is 12 Elm St</private>",
+        "remember this: <private>the staging password is hunter2 and more</private>",
+    ] {
+        assert!(
+            capture(message).is_empty(),
+            "{message}: {:?}",
+            capture(message)
+        );
+    }
+}
+
+#[test]
+fn invisible_characters_are_removed_before_capture() {
+    let plain = texts("remember this: use pnpm everywhere");
+    assert_eq!(
+        texts("remem\u{200B}ber this: use\u{E0020}\u{E0041} pnpm\u{202E} everywhere"),
+        plain
+    );
+}
+
+#[test]
+fn the_plainest_requests_are_taken_in_every_language() {
+    for (message, text) in [
+        (
+            "remember this: use pnpm for all packages",
+            "use pnpm for all packages",
+        ),
+        (
+            "The e2e tests need the mock server on port 4010. Remember that for next time.",
+            "The e2e tests need the mock server on port 4010",
+        ),
+        ("记住：所有时间都用 UTC 存储", "所有时间都用 UTC 存储"),
+        ("請記住：使用 pnpm 管理套件", "使用 pnpm 管理套件"),
+        (
+            "ステージングのDBは読み取り専用だということを覚えておいて",
+            "ステージングのDBは読み取り専用だということ",
+        ),
+        (
+            "기억해 줘: 배포는 금요일에 하지 않는다",
+            "배포는 금요일에 하지 않는다",
+        ),
+        (
+            "Merk dir: die Tests laufen nur mit Docker",
+            "die Tests laufen nur mit Docker",
+        ),
+        (
+            "Recuerda que el puerto de la API es 8080",
+            "el puerto de la API es 8080",
+        ),
+        (
+            "Retiens que les migrations passent toujours par Alembic",
+            "les migrations passent toujours par Alembic",
+        ),
+        (
+            "Lembra que o deploy é sempre pelo GitHub Actions",
+            "o deploy é sempre pelo GitHub Actions",
+        ),
+    ] {
+        assert_eq!(texts(message), [text], "{message}");
+    }
+}
+
+#[test]
+fn a_list_under_a_trigger_gives_each_item() {
+    assert_eq!(
+        texts(
+            "Please remember these:\n- use tabs in Go files\n- never log request bodies\nthanks!"
+        ),
+        ["use tabs in Go files", "never log request bodies"]
+    );
+}
+
+#[test]
+fn statements_and_questions_are_left_alone() {
+    for message in [
+        "What does `remember: true` do here?",
+        "do you remember how the cache works?",
+        "I prefer option B, go ahead",
+        "remember when we moved the CI to GitHub Actions, what broke?",
+    ] {
+        assert!(
+            capture(message).is_empty(),
+            "{message}: {:?}",
+            capture(message)
+        );
+    }
+}
