@@ -139,6 +139,36 @@ fn claude_event(name: &str, fields: Value) -> Vec<u8> {
     event.to_string().into_bytes()
 }
 
+/// The user messages of the capture corpora, every language, in a fixed order: real messages,
+/// most of which ask nothing, some of which ask to remember one thing or several.
+fn corpus_messages() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/capture");
+    let mut files: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|lang| fs::read_dir(lang.ok()?.path()).ok())
+        .flatten()
+        .filter_map(|file| Some(file.ok()?.path()))
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.starts_with("messages-") && name.ends_with(".jsonl")
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|path| {
+            fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .filter_map(|line| {
+                    let v: Value = serde_json::from_str(line).ok()?;
+                    Some(v["message"].as_str()?.to_owned())
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 fn read_event(session: &str, call: &str, path: &str) -> Vec<u8> {
     json!({"directory": DIR, "input": {"tool": "read", "sessionID": session, "callID": call, "args": {"filePath": path}},
            "output": {"title": path, "output": "", "metadata": {}}})
@@ -508,6 +538,10 @@ fn main() {
         json!({"prompt_id": "p-bench", "prompt": "keep going, and run the tests again"}),
     );
     let floor = Some(Target::TimesTrue(1.5));
+    let messages = corpus_messages();
+    // Capturing adds memories: its own copy of the store, so the other cases read the same one.
+    let capture_data = tmp.path().join("capture");
+    copy_dir(&data, &capture_data);
     let mut hooks = Table::new();
     let mut cases = vec![case("/bin/true", None, |_| {
         floor_run(Path::new("/bin/true")).time()
@@ -588,6 +622,19 @@ fn main() {
             "hook claude-code, prompt, hot state unchanged",
             None,
             |_| Run::ocmem(&data, &["hook", "claude-code"], &claude_prompt).time(),
+        ),
+        case(
+            "hook claude-code, prompt from the capture corpora (captures)",
+            Some(Target::TimesTrue(2.0)),
+            |i| {
+                // Spread over the corpora: each language's files sit together.
+                let message = &messages[i.wrapping_mul(7919) % messages.len()];
+                let event = claude_event(
+                    "UserPromptSubmit",
+                    json!({"prompt_id": format!("p{i}"), "prompt": message}),
+                );
+                Run::ocmem(&capture_data, &["hook", "claude-code"], &event).time()
+            },
         ),
         case("promote, 5 candidates", Some(Target::Ms(10.0)), |i| {
             Run::ocmem(&data, &["promote"], &promote_event("bench-p", i)).time()

@@ -171,18 +171,13 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 
 // ─── Explicit memories ─────────────────────────────────────────────────────────────────────
 
-fn gold_texts(case: &MessageCase) -> Option<Vec<&str>> {
-    case.memories
-        .as_ref()
-        .map(|m| m.iter().map(|(text, _, _)| text.as_str()).collect())
-}
-
 /// The examples of the three explicit models from `cases`, the walk following the labels: a
 /// sentence asks when one of its proposals gives memories that are all in the labels; the
 /// proposals of such a sentence teach the span model; the labelled type of each memory found
 /// teaches the type model.
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
+    knobs: Knobs,
 ) -> (Vec<Example>, Vec<Example>, Vec<Example>) {
     let (mut sentence, mut span, mut kind) = (Vec::new(), Vec::new(), Vec::new());
     // The walk types memories with weights; the labels give the type, so these do not matter.
@@ -209,7 +204,11 @@ fn explicit_examples<'a>(
                     sentence_input,
                     learned::BITS,
                     usize::from(chosen.is_some()),
-                    1.0,
+                    if chosen.is_some() {
+                        knobs.positive
+                    } else {
+                        1.0
+                    },
                 ));
                 if let Some(index) = chosen {
                     for (proposal, &r) in scored.iter().zip(&right) {
@@ -282,8 +281,19 @@ pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
     (reached, all, unreached)
 }
 
-/// How much a statement counts against a sentence of a message.
-const STATEMENT_WEIGHT: f64 = 0.0;
+/// How the sentence model's examples count: a sentence that asks (`positive`), and a
+/// candidate line said as a statement (`statements`; 0 leaves them out), against 1 for a
+/// sentence of a message that asks nothing. Chosen on the development split by `--tune`.
+#[derive(Debug, Clone, Copy)]
+pub struct Knobs {
+    pub positive: f64,
+    pub statements: f64,
+}
+
+pub const KNOBS: Knobs = Knobs {
+    positive: 1.0,
+    statements: 0.0,
+};
 
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
@@ -317,7 +327,10 @@ pub fn statements_taken_at(
 
 /// Sentences that state a fact without asking to keep it: the text of every candidate line. A
 /// user says such things all the time; the messages alone hold too few of them.
-fn statement_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec<Example> {
+fn statement_examples<'a>(
+    cases: impl Iterator<Item = &'a CandidateCase>,
+    weight: f64,
+) -> Vec<Example> {
     cases
         .filter_map(|case| {
             let candidate = candidate_of(case)?;
@@ -334,17 +347,27 @@ fn statement_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec
                 &learned::sentence_input(&context),
                 learned::BITS,
                 0,
-                STATEMENT_WEIGHT,
+                weight,
             ))
         })
         .collect()
 }
 
 pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
-    let (mut sentence, span, kind) = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)));
-    if STATEMENT_WEIGHT > 0.0 {
+    train_explicit_with(KNOBS, cases, statements)
+}
+
+pub fn train_explicit_with(
+    knobs: Knobs,
+    cases: &[MessageCase],
+    statements: &[CandidateCase],
+) -> [Vec<u8>; 3] {
+    let (mut sentence, span, kind) =
+        explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
+    if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
             statements.iter().filter(|c| !is_test(&c.id)),
+            knobs.statements,
         ));
     }
     [
@@ -653,12 +676,6 @@ pub fn tune(root: &Path) -> String {
         );
     }
     let message_cases = corpus::messages(root);
-    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
-    let models = learned::Models {
-        sentence: Weights::parse(leak(&sentence), 2).unwrap(),
-        span: Weights::parse(leak(&span), 2).unwrap(),
-        kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
-    };
     let dev: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let statements: Vec<&CandidateCase> =
         candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
@@ -667,20 +684,36 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for ruled in [0.1, 0.2, 0.3, 0.5] {
-        for unruled in [0.5, 0.6, 0.7, 0.8, 0.9] {
-            let odds = explicit::Odds { ruled, unruled };
-            let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
-            let lines = statements_taken_at(odds, &models, &statements);
-            let _ = writeln!(
-                out,
-                "  ruled {ruled:.1} unruled {unruled:.1}: recall {:.3}, precision {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
-                rate_of(&by_language, " recall").0,
-                rate_of(&by_language, " precision").0,
-                rate_of(&by_kind, "nothing taken").0,
-                by_kind.rate("statement nothing taken"),
-                rate_of(&lines, "nothing taken").0,
-            );
+    for positive in [1.0, 2.0, 3.0] {
+        for statement_weight in [0.0, 0.1, 0.3] {
+            let knobs = Knobs {
+                positive,
+                statements: statement_weight,
+            };
+            let [sentence, span, kind] =
+                train_explicit_with(knobs, &message_cases, &candidate_cases);
+            let models = learned::Models {
+                sentence: Weights::parse(leak(&sentence), 2).unwrap(),
+                span: Weights::parse(leak(&span), 2).unwrap(),
+                kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
+            };
+            for ruled in [0.3, 0.5] {
+                for unruled in [0.5, 0.7, 0.9] {
+                    let odds = explicit::Odds { ruled, unruled };
+                    let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
+                    let lines = statements_taken_at(odds, &models, &statements);
+                    let _ = writeln!(
+                        out,
+                        "  positive {positive:.0} statements {statement_weight:.1} ruled {ruled:.1} unruled {unruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
+                        rate_of(&by_language, " recall").0,
+                        rate_of(&by_language, " precision").0,
+                        rate_of(&by_language, " type").0,
+                        rate_of(&by_kind, "nothing taken").0,
+                        by_kind.rate("statement nothing taken"),
+                        rate_of(&lines, "nothing taken").0,
+                    );
+                }
+            }
         }
     }
     out

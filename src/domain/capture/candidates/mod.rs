@@ -258,7 +258,7 @@ pub fn gate_in(candidate: &Candidate, hot: HotState) -> Result<(), Rejection> {
 /// The probability of junk the gate's model must give a line to reject it. Above even odds:
 /// a durable fact lost costs more than a line of junk kept, which a person can delete. Chosen
 /// on the training data's development split by `train_models --tune`.
-pub const JUNK_ODDS: f64 = 0.5;
+pub const JUNK_ODDS: f64 = 0.6;
 
 pub fn gate_with(
     weights: &crate::domain::base::classifier::Weights,

@@ -104,7 +104,7 @@ pub struct Odds {
 
 pub const ODDS: Odds = Odds {
     ruled: 0.5,
-    unruled: 0.5,
+    unruled: 0.9,
 };
 
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
