@@ -2,7 +2,7 @@
 //! `examples/train_models` produces from the corpora, and the compiled-in models keep their
 //! figures on the test split and on the blind batches. The floors are the figures the models
 //! had when they were frozen, less a margin: a change that loses ground fails here. They are
-//! not the targets, which the models do not meet yet.
+//! far below the targets in docs/capture-models.md.
 
 #[path = "../examples/train_models/corpus.rs"]
 mod corpus;
@@ -42,65 +42,94 @@ fn the_committed_weights_are_what_training_produces() {
     }
 }
 
+/// Floors of one measured set: explicit recall and precision, recall requests seen, candidate
+/// facts kept and junk rejected.
+struct Floors {
+    recall: f64,
+    precision: f64,
+    requests_seen: f64,
+    kept: f64,
+    rejected: f64,
+}
+
+fn assert_floors(
+    name: &str,
+    messages: &[&corpus::MessageCase],
+    candidates: &[&corpus::CandidateCase],
+    floors: Floors,
+) {
+    let (explicit, _) = training::score_explicit(&learned::models(), messages);
+    println!("{}", explicit.table(&format!("explicit memories, {name}")));
+    let recall = rate(&explicit, " recall");
+    let precision = rate(&explicit, " precision");
+    assert!(recall >= floors.recall, "{name}: recall {recall}");
+    assert!(
+        precision >= floors.precision,
+        "{name}: precision {precision}"
+    );
+    let requests = training::score_recall(&recall_model::weights(), messages);
+    let seen = rate(&requests, "seen");
+    assert!(
+        seen >= floors.requests_seen,
+        "{name}: recall requests seen {seen}"
+    );
+    let taken = rate(&requests, "not taken");
+    assert!(taken >= 0.99, "{name}: other messages left alone {taken}");
+    let (gate, _) = training::score_gate(&gate_model::weights(), candidates);
+    println!("{}", gate.table(&format!("candidate gate, {name}")));
+    let kept = rate(&gate, "kept");
+    let rejected = rate(&gate, "rejected");
+    assert!(kept >= floors.kept, "{name}: kept {kept}");
+    assert!(rejected >= floors.rejected, "{name}: rejected {rejected}");
+}
+
+// The floors are each set's figures when the models were frozen, less about two points.
+
 #[test]
 fn the_test_split_keeps_its_figures() {
     let messages = corpus::messages(root());
-    let test: Vec<_> = messages.iter().filter(|c| is_test(&c.id)).collect();
-    let (explicit, _) = training::score_explicit(&learned::models(), &test);
-    println!("{}", explicit.table("explicit memories, test split"));
-    assert!(
-        rate(&explicit, " recall") >= 0.67,
-        "{}",
-        rate(&explicit, " recall")
-    );
-    assert!(
-        rate(&explicit, " precision") >= 0.72,
-        "{}",
-        rate(&explicit, " precision")
-    );
-    let recall = training::score_recall(&recall_model::weights(), &test);
-    assert!(rate(&recall, "seen") >= 0.70);
-    assert!(rate(&recall, "not taken") >= 0.99);
+    let messages: Vec<_> = messages.iter().filter(|c| is_test(&c.id)).collect();
     let candidates = corpus::candidates(root());
-    let test: Vec<_> = candidates.iter().filter(|c| is_test(&c.id)).collect();
-    let (gate, _) = training::score_gate(&gate_model::weights(), &test);
-    println!("{}", gate.table("candidate gate, test split"));
-    assert!(rate(&gate, "kept") >= 0.85, "{}", rate(&gate, "kept"));
-    assert!(
-        rate(&gate, "rejected") >= 0.92,
-        "{}",
-        rate(&gate, "rejected")
-    );
+    let candidates: Vec<_> = candidates.iter().filter(|c| is_test(&c.id)).collect();
+    let floors = Floors {
+        recall: 0.54,
+        precision: 0.59,
+        requests_seen: 0.78,
+        kept: 0.84,
+        rejected: 0.86,
+    };
+    assert_floors("test split", &messages, &candidates, floors);
 }
 
 #[test]
 fn the_blind_batches_keep_their_figures() {
-    let messages = corpus::blind_messages(root());
-    let refs: Vec<_> = messages.iter().collect();
-    assert!(refs.len() >= 450, "{}", refs.len());
-    let (explicit, _) = training::score_explicit(&learned::models(), &refs);
-    println!("{}", explicit.table("explicit memories, blind"));
-    assert!(
-        rate(&explicit, " recall") >= 0.76,
-        "{}",
-        rate(&explicit, " recall")
-    );
-    assert!(
-        rate(&explicit, " precision") >= 0.80,
-        "{}",
-        rate(&explicit, " precision")
-    );
-    let recall = training::score_recall(&recall_model::weights(), &refs);
-    assert!(rate(&recall, "seen") >= 0.55);
-    assert!(rate(&recall, "not taken") >= 0.99);
-    let candidates = corpus::blind_candidates(root());
-    let refs: Vec<_> = candidates.iter().collect();
-    let (gate, _) = training::score_gate(&gate_model::weights(), &refs);
-    println!("{}", gate.table("candidate gate, blind"));
-    assert!(rate(&gate, "kept") >= 0.80, "{}", rate(&gate, "kept"));
-    assert!(
-        rate(&gate, "rejected") >= 0.95,
-        "{}",
-        rate(&gate, "rejected")
-    );
+    for (batch, floors) in [
+        (
+            "blind",
+            Floors {
+                recall: 0.51,
+                precision: 0.59,
+                requests_seen: 0.6,
+                kept: 0.81,
+                rejected: 0.92,
+            },
+        ),
+        (
+            "blind2",
+            Floors {
+                recall: 0.53,
+                precision: 0.65,
+                requests_seen: 0.55,
+                kept: 0.78,
+                rejected: 0.89,
+            },
+        ),
+    ] {
+        let messages = corpus::blind_messages(root(), batch);
+        let messages: Vec<_> = messages.iter().collect();
+        assert!(messages.len() >= 300, "{batch}: {}", messages.len());
+        let candidates = corpus::blind_candidates(root(), batch);
+        let candidates: Vec<_> = candidates.iter().collect();
+        assert_floors(batch, &messages, &candidates, floors);
+    }
 }

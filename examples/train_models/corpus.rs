@@ -1,7 +1,7 @@
 //! The labelled corpora, read from `tests/fixtures/`, and the split every model keeps to: a
 //! case is in the test split when the first byte of the SHA-256 of its id is a multiple of 5
 //! (about a fifth), fixed by the id alone before any training. The blind batches, in
-//! `tests/fixtures/capture/blind/`, are never read here.
+//! `tests/fixtures/capture/blind*/`, are never trained on.
 
 use std::fs;
 use std::path::Path;
@@ -135,9 +135,13 @@ pub fn candidates(root: &Path) -> Vec<CandidateCase> {
     cases
 }
 
-/// The candidate lines of the blind batches.
-pub fn blind_candidates(root: &Path) -> Vec<CandidateCase> {
-    let blind = root.join("tests/fixtures/capture/blind");
+/// The blind batches, oldest first: each written after the models of its time were frozen,
+/// and never trained on.
+pub const BLIND_BATCHES: [&str; 2] = ["blind", "blind2"];
+
+/// The candidate lines of the blind batch `batch`.
+pub fn blind_candidates(root: &Path, batch: &str) -> Vec<CandidateCase> {
+    let blind = root.join("tests/fixtures/capture").join(batch);
     LANGUAGES
         .iter()
         .flat_map(|&lang| {
@@ -242,9 +246,9 @@ pub fn messages(root: &Path) -> Vec<MessageCase> {
     cases
 }
 
-/// The user messages of the blind batches.
-pub fn blind_messages(root: &Path) -> Vec<MessageCase> {
-    let blind = root.join("tests/fixtures/capture/blind");
+/// The user messages of the blind batch `batch`.
+pub fn blind_messages(root: &Path, batch: &str) -> Vec<MessageCase> {
+    let blind = root.join("tests/fixtures/capture").join(batch);
     LANGUAGES
         .iter()
         .flat_map(|&lang| {

@@ -298,25 +298,16 @@ pub const KNOBS: Knobs = Knobs {
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
 pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
-    statements_taken_at(explicit::ODDS, models, cases)
+    statements_taken_at(explicit::SENTENCE_ODDS, models, cases)
 }
 
-pub fn statements_taken_at(
-    odds: explicit::Odds,
-    models: &learned::Models,
-    cases: &[&CandidateCase],
-) -> Score {
+pub fn statements_taken_at(odds: f64, models: &learned::Models, cases: &[&CandidateCase]) -> Score {
     let mut score = Score::default();
     for case in cases {
         let Some(candidate) = candidate_of(case) else {
             continue;
         };
-        let got = explicit::walk(
-            &candidate.text,
-            &models.kind,
-            |sentence| explicit::asks_at(odds, models, sentence),
-            |_, scored| explicit::best_span(models, scored),
-        );
+        let got = explicit::capture_with(odds, models, &candidate.text);
         score.add(
             &format!("{} statement, nothing taken", case.lang),
             got.memories.is_empty(),
@@ -379,24 +370,18 @@ pub fn train_explicit_with(
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
 pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
-    score_explicit_at(explicit::ODDS, models, cases)
+    score_explicit_at(explicit::SENTENCE_ODDS, models, cases)
 }
 
 pub fn score_explicit_at(
-    odds: explicit::Odds,
+    odds: f64,
     models: &learned::Models,
     cases: &[&MessageCase],
 ) -> (Score, Score) {
     let (mut by_language, mut by_kind) = (Score::default(), Score::default());
     for case in cases {
         let Some(gold) = &case.memories else { continue };
-        let got = explicit::walk(
-            &case.message,
-            &models.kind,
-            |sentence| explicit::asks_at(odds, models, sentence),
-            |_, scored| explicit::best_span(models, scored),
-        )
-        .memories;
+        let got = explicit::capture_with(odds, models, &case.message).memories;
         if std::env::var_os("TRAIN_MISSES").is_some() {
             let texts: Vec<String> = got
                 .iter()
@@ -621,21 +606,26 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
-    let candidates = corpus::blind_candidates(root);
-    let messages = corpus::blind_messages(root);
-    let (gate_language, gate_kind) = score_gate(&gate, &candidates.iter().collect::<Vec<_>>());
-    let message_refs: Vec<&MessageCase> = messages.iter().collect();
-    let (explicit_language, explicit_kind) = score_explicit(&models, &message_refs);
-    format!(
-        "BLIND: {} candidate lines, {} messages\n{}{}{}{}{}",
-        candidates.len(),
-        messages.len(),
-        gate_language.table("candidate gate by language"),
-        gate_kind.table("candidate gate by kind"),
-        explicit_language.table("explicit memories by language"),
-        explicit_kind.table("explicit memories by kind"),
-        score_recall(&recall, &message_refs).table("recall requests by language"),
-    )
+    let mut out = String::new();
+    for batch in corpus::BLIND_BATCHES {
+        let candidates = corpus::blind_candidates(root, batch);
+        let messages = corpus::blind_messages(root, batch);
+        let (gate_language, gate_kind) = score_gate(&gate, &candidates.iter().collect::<Vec<_>>());
+        let message_refs: Vec<&MessageCase> = messages.iter().collect();
+        let (explicit_language, explicit_kind) = score_explicit(&models, &message_refs);
+        let _ = write!(
+            out,
+            "BLIND {batch}: {} candidate lines, {} messages\n{}{}{}{}{}",
+            candidates.len(),
+            messages.len(),
+            gate_language.table("candidate gate by language"),
+            gate_kind.table("candidate gate by kind"),
+            explicit_language.table("explicit memories by language"),
+            explicit_kind.table("explicit memories by kind"),
+            score_recall(&recall, &message_refs).table("recall requests by language"),
+        );
+    }
+    out
 }
 
 /// Sums of the rows of `score` whose key ends with `suffix`, as a rate.
@@ -684,8 +674,8 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for positive in [1.0, 2.0, 3.0] {
-        for statement_weight in [0.0, 0.1, 0.3] {
+    for positive in [1.0, 2.0] {
+        for statement_weight in [0.0, 0.1] {
             let knobs = Knobs {
                 positive,
                 statements: statement_weight,
@@ -697,14 +687,13 @@ pub fn tune(root: &Path) -> String {
                 span: Weights::parse(leak(&span), 2).unwrap(),
                 kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
             };
-            for ruled in [0.3, 0.5] {
-                for unruled in [0.5, 0.7, 0.9] {
-                    let odds = explicit::Odds { ruled, unruled };
+            {
+                for odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
                     let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
                     let lines = statements_taken_at(odds, &models, &statements);
                     let _ = writeln!(
                         out,
-                        "  positive {positive:.0} statements {statement_weight:.1} ruled {ruled:.1} unruled {unruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
+                        "  positive {positive:.0} statements {statement_weight:.1} odds {odds:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
                         rate_of(&by_language, " recall").0,
                         rate_of(&by_language, " precision").0,
                         rate_of(&by_language, " type").0,

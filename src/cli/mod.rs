@@ -533,9 +533,9 @@ const REMEMBER_EXAMPLE: &str = "Examples:
 /// The text is cleaned like every memory (invisible characters and <private> spans removed,
 /// secrets scrubbed, one line, at most 260 characters) and refused when it is too short or
 /// reads as an instruction to the agent. Unless --force, it then passes the gate every memory
-/// passes, which refuses a raw error, a commit hash, a file list, session narration or a
-/// secret, saying why. Its type is TYPE, else the one its text reads as. An entry with the same
-/// text is not added twice.
+/// passes, which refuses a raw error, a commit hash, a file list or a secret, saying why (with
+/// --agent, session narration and a question too). Its type is TYPE, else the one its text
+/// reads as. An entry with the same text is not added twice.
 #[derive(Debug, Args)]
 pub struct MemoryAdd {
     /// What to remember

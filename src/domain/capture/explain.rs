@@ -117,7 +117,8 @@ pub fn message(text: &str) -> MessageReport {
             sentences.push(SentenceVerdict {
                 sentence: sentence_text,
                 asks: Decision {
-                    verdict: explicit::asks_at(explicit::ODDS, &models, sentence),
+                    verdict: explicit::is_ruled(sentence)
+                        || explicit::asks_at(explicit::SENTENCE_ODDS, &models, sentence),
                     probability: round(asks.probability(1)),
                     features: features(asks_why),
                 },

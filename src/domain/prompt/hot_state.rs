@@ -37,8 +37,10 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
     if let Some(note) = &state.forget_note {
         lines.push((PENDING, format!("- {}", neutralise(note))));
     }
+    let mut captured = false;
     for memory in state.pending_memories.iter().flatten() {
         if let Some(text) = memory["text"].as_str() {
+            captured = true;
             let kind = memory["type"].as_str().unwrap_or("feedback");
             let mut line = format!("- [{}] {}", neutralise(kind), neutralise(text));
             if let Some(old) = memory["replaces"].as_str() {
@@ -46,6 +48,10 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
             }
             lines.push((PENDING, line));
         }
+    }
+    // The agent as a second reader: what ocmem did not recognise, the agent may.
+    if captured {
+        lines.push((PENDING, SECOND_READER_LINE.to_owned()));
     }
     for error in open_errors::shown(&state.open_errors) {
         let marker = match error.status {
@@ -94,6 +100,11 @@ pub fn hot_state(state: &SessionState, root: &str) -> String {
         block => block,
     }
 }
+
+/// The last pending-memory line: the agent saves what the user asked to remember and ocmem
+/// did not take, with its own memory tool where it has one.
+pub const SECOND_READER_LINE: &str = "- (anything else the user asked you to remember: save it \
+     with the memory_add tool if you have it; these are saved already)";
 
 /// What to show a host that keeps what it was shown (Claude Code) when the hot state it was
 /// last shown has emptied: otherwise the old one would stand.
@@ -260,5 +271,22 @@ mod tests {
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn captured_memories_end_with_the_line_asking_the_agent_to_save_the_rest() {
+        let mut state = SessionState::new("s");
+        state.active_files.push(file("/repo/src/a.ts", 1, 1));
+        assert!(!hot_state(&state, "/repo").contains(SECOND_READER_LINE));
+        state.pending_memories = Some(vec![serde_json::json!(
+            {"id": "m1", "type": "feedback", "text": "use pnpm in this repo"}
+        )]);
+        let block = hot_state(&state, "/repo");
+        assert!(
+            block.contains(&format!(
+                "pending_memories:\n- [feedback] use pnpm in this repo\n{SECOND_READER_LINE}"
+            )),
+            "{block}"
+        );
     }
 }

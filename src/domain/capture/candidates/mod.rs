@@ -111,7 +111,7 @@ impl Rejection {
 
     /// Whether a rule's match settles the line whatever the model says: what it names has a
     /// shape (a hash, an error, a stack frame, code) rather than a meaning.
-    fn is_structural(self) -> bool {
+    pub fn is_structural(self) -> bool {
         matches!(
             self,
             Rejection::PromptInjection
@@ -247,18 +247,19 @@ pub fn gate(candidate: &Candidate) -> Result<(), Rejection> {
 
 /// The quality gate for compaction candidates. An injection in the text or its rationale (which
 /// is stored and shown too), a secret, a question, or what the session shows already is
-/// refused first; then a rule about the shape of the text (a hash, an error, code, paths) that
-/// matches settles it; otherwise the model weighs the text with every rule that matched (see
-/// `model`), and a junk verdict is named after the first rule that matched, if any.
+/// refused first; then a rule that matches settles it (one about the shape of the text, a hash,
+/// an error, code, paths, before the others); otherwise the model weighs the text (see
+/// `model`) and rejects it as not durable when it gives junk more than `JUNK_ODDS`.
 pub fn gate_in(candidate: &Candidate, hot: HotState) -> Result<(), Rejection> {
     gate_with(&model::weights(), candidate, hot)
 }
 
 /// `gate_in` with the model's `weights` (training measures weights not yet compiled in).
-/// The probability of junk the gate's model must give a line to reject it. Above even odds:
-/// a durable fact lost costs more than a line of junk kept, which a person can delete. Chosen
-/// on the training data's development split by `train_models --tune`.
-pub const JUNK_ODDS: f64 = 0.6;
+/// The probability of junk the gate's model must give a line no rule matched to reject it.
+/// Well above even odds: a durable fact lost costs more than a line of junk kept, which a
+/// person can delete. Chosen on the training data's development split by `train_models
+/// --tune`.
+pub const JUNK_ODDS: f64 = 0.9;
 
 pub fn gate_with(
     weights: &crate::domain::base::classifier::Weights,
@@ -291,11 +292,13 @@ pub fn gate_at(
         return Err(Rejection::HotState);
     }
     let hits = rule_hits(&candidate.text);
-    if let Some(&structural) = hits.iter().find(|r| r.is_structural()) {
-        return Err(structural);
+    // A rule that matches settles it, as the rules always did (a rule about the shape of the
+    // text first). The model judges what no rule recognises, and rejects only when sure.
+    if let Some(&first) = hits.iter().find(|r| r.is_structural()).or(hits.first()) {
+        return Err(first);
     }
     if model::predict_with(weights, candidate, &hits).probability(1) > junk_odds {
-        return Err(hits.first().copied().unwrap_or(Rejection::NotDurable));
+        return Err(Rejection::NotDurable);
     }
     Ok(())
 }

@@ -105,7 +105,6 @@ fn accepts_near_misses() {
             // prompt injection: role words mid-sentence, ordinary verbs
             "The project uses the system: prefix convention for config keys",
             "The gateway should act as the single entry point for clients",
-            "Ignore the generated files under dist when reviewing",
             "Paths look like /home/<user>/.config/ocmem on Linux",
             // progress: words that are not temporal here
             "Prefer fixing the root cause over adding retries",

@@ -106,13 +106,16 @@ fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
 }
 
 #[test]
-fn code_quotes_forwarded_text_and_private_spans_are_not_read() {
+fn code_quotes_forwarded_text_private_spans_and_host_context_are_not_read() {
     for message in [
         "this is slow:\n```\n# remember this: always invalidate the cache\n```",
         "> Remember this: rotate the keys every 90 days",
         "---------- Forwarded message ---------\nRemember this: update your VPN client.",
         "<private>remember this: my home address is 12 Elm St</private>",
         "remember this: <private>the staging password is hunter2 and more</private>",
+        "<hook_context>Hot session state (current session):\n- [test] not ok 1 - adds numbers | \
+         AssertionError [ERR_ASSERTION]: 3 == 4\nremember this: use pnpm everywhere</hook_context>",
+        "<HOOK_CONTEXT>remember this: use pnpm everywhere",
     ] {
         assert!(
             capture(message).is_empty(),
@@ -145,8 +148,8 @@ fn the_plainest_requests_are_taken_in_every_language() {
         ("记住：所有时间都用 UTC 存储", "所有时间都用 UTC 存储"),
         ("請記住：使用 pnpm 管理套件", "使用 pnpm 管理套件"),
         (
-            "ステージングのDBは読み取り専用だということを覚えておいて",
-            "ステージングのDBは読み取り専用だということ",
+            "覚えておいて：ステージングのDBは読み取り専用",
+            "ステージングのDBは読み取り専用",
         ),
         (
             "기억해 줘: 배포는 금요일에 하지 않는다",
@@ -197,4 +200,12 @@ fn statements_and_questions_are_left_alone() {
             capture(message)
         );
     }
+}
+
+#[test]
+fn host_context_is_cut_out_and_what_surrounds_it_is_read() {
+    assert_eq!(
+        texts("<hook_context>- [test] not ok 1</hook_context>remember this: use pnpm everywhere"),
+        ["use pnpm everywhere"]
+    );
 }

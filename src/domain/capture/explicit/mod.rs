@@ -48,6 +48,7 @@ pub use body::MIN_BODY_CHARS;
 pub use forget::{forget_requests, ForgetRequest, MAX_FORGETS_PER_MESSAGE};
 pub use kind::classify;
 pub(crate) use language::Lang;
+use text::strip_host_context;
 pub use text::strip_private;
 
 /// At most this many memories are taken from one message: the first ones, in order. The
@@ -82,30 +83,46 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
-    let models = learned::models();
-    walk(
+    capture_with(SENTENCE_ODDS, &learned::models(), message)
+}
+
+/// `capture_counted` with the odds `odds` and the models `models`. The phrase tables'
+/// memories come first, as they take them: on the forms they were written for they are rarely
+/// wrong, and they hold what a user relies on ("remember this: …"). The models then read every
+/// sentence the tables took nothing from and do not point at, for the wording no table knows:
+/// such a sentence yields a memory when the sentence model gives it more than `odds`, and the
+/// span model chooses which text is the memory.
+pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
+    let rules = rule_capture(&strip_host_context(message));
+    let learned = walk(
         message,
         &models.kind,
-        |sentence| asks_at(ODDS, &models, sentence),
-        |_, scored| best_span(&models, scored),
-    )
+        |sentence| !is_ruled(sentence) && asks_at(odds, models, sentence),
+        |_, scored| best_span(models, scored),
+    );
+    let mut memories = Collector::default();
+    for memory in rules.memories.into_iter().chain(learned.memories) {
+        memories.keep(memory.scope, memory.kind, memory.text);
+    }
+    Captured {
+        memories: memories.kept,
+        dropped: memories.dropped + rules.dropped + learned.dropped,
+    }
 }
 
-/// The probability the sentence model must give a sentence for it to yield a memory: lower
-/// when a phrase table recognises the sentence or points at it (the tables are rarely wrong on
-/// the forms they know), higher when none does (a user states facts all the time without
-/// asking to keep them). Chosen on the training data's development split by `train_models
-/// --tune`, never on the test split.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Odds {
-    pub ruled: f64,
-    pub unruled: f64,
+/// Whether the phrase tables took a memory from the sentence, or from the text it points at.
+pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
+    sentence
+        .named
+        .iter()
+        .any(|name| matches!(*name, "rule:sentence" | "rule:pointed-at"))
 }
 
-pub const ODDS: Odds = Odds {
-    ruled: 0.5,
-    unruled: 0.9,
-};
+/// The probability the sentence model must give a sentence the phrase tables took nothing
+/// from for it to yield a memory: well above even odds, since a user states facts all the
+/// time without asking to keep them. Chosen on the training data's development split by
+/// `train_models --tune`, never on the test split.
+pub const SENTENCE_ODDS: f64 = 0.9;
 
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
 pub struct Scored<'a> {
@@ -113,41 +130,27 @@ pub struct Scored<'a> {
     pub memories: Vec<(Addressee, String)>,
 }
 
-/// The proposal to take from a sentence: none unless the sentence model gives the sentence
-/// better than even odds of asking for a memory; then the one the span model ranks first.
+/// The proposal the models take from a sentence the phrase tables do not recognise (see
+/// `capture_with`): none unless the sentence model gives it more than `SENTENCE_ODDS`; then
+/// the one the span model ranks first.
 pub fn choose(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
-    choose_at(ODDS, models, sentence, scored)
-}
-
-/// `choose` with the odds `odds`.
-pub fn choose_at(
-    odds: Odds,
-    models: &learned::Models,
-    sentence: &crate::domain::base::classifier::Input,
-    scored: &[Scored],
-) -> Option<usize> {
-    if !asks_at(odds, models, sentence) {
+    if is_ruled(sentence) || !asks_at(SENTENCE_ODDS, models, sentence) {
         return None;
     }
     best_span(models, scored)
 }
 
-/// Whether the sentence model gives `sentence` the odds `odds` asks of it.
+/// Whether the sentence model gives `sentence` more than the odds `odds`.
 pub fn asks_at(
-    odds: Odds,
+    odds: f64,
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
 ) -> bool {
-    let ruled = sentence
-        .named
-        .iter()
-        .any(|name| matches!(*name, "rule:sentence" | "rule:pointed-at"));
-    let needed = if ruled { odds.ruled } else { odds.unruled };
-    models.sentence.predict(sentence).probability(1) > needed
+    models.sentence.predict(sentence).probability(1) > odds
 }
 
 /// The proposal the span model likes best, of those that give a memory.
@@ -175,10 +178,11 @@ pub fn walk(
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
-    let rules = rule_capture(message);
-    let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let visible = strip_invisible(message);
-    let text = strip_private(&visible);
+    let unwrapped = strip_host_context(&visible);
+    let text = strip_private(&unwrapped);
+    let rules = rule_capture(&text);
+    let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
     let mut memories = Collector::default();

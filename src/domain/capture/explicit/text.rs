@@ -117,6 +117,34 @@ pub fn strip_private(message: &str) -> Cow<'_, str> {
     Cow::Owned(visible)
 }
 
+/// Gemini CLI repeats the context a hook gave earlier turns inside the prompt, wrapped in
+/// these tags: it is ocmem's own block, never something the user said.
+const HOST_CONTEXT_OPEN: &str = "<hook_context>";
+const HOST_CONTEXT_CLOSE: &str = "</hook_context>";
+
+/// `message` without the context a host repeats from its hooks (`<hook_context>…
+/// </hook_context>`, case-insensitive); an unclosed one hides the rest of the message.
+pub fn strip_host_context(message: &str) -> Cow<'_, str> {
+    let Some(mut open) = find_tag(message, 0, HOST_CONTEXT_OPEN) else {
+        return Cow::Borrowed(message);
+    };
+    let mut visible = String::with_capacity(message.len());
+    let mut visible_from = 0;
+    loop {
+        visible.push_str(&message[visible_from..open]);
+        let Some(close) = find_tag(message, open, HOST_CONTEXT_CLOSE) else {
+            return Cow::Owned(visible);
+        };
+        visible_from = close + HOST_CONTEXT_CLOSE.len();
+        match find_tag(message, visible_from, HOST_CONTEXT_OPEN) {
+            Some(next) => open = next,
+            None => break,
+        }
+    }
+    visible.push_str(&message[visible_from..]);
+    Cow::Owned(visible)
+}
+
 fn tag_at(message: &str, at: usize, tag: &str) -> bool {
     message
         .as_bytes()

@@ -378,9 +378,10 @@ pub fn agent_refusal(text: &str, kind: MemoryType) -> Option<String> {
 }
 
 /// Why a memory added by hand (`memory add`, by a person or, `by_agent`, by the agent's tools)
-/// is refused, if it is. Every path into memory passes the compaction gate: a raw error, a
-/// commit hash, a file list, session narration or a secret is refused with its reason. A
-/// person may keep their deliberate choice with `--force`; the agent may not.
+/// is refused, if it is. Every path into memory passes the compaction gate: the agent's whole
+/// verdict, a person's only when it finds what no memory should hold (a secret, an
+/// instruction, a raw error, a commit hash, a file list), refused with its reason. A person
+/// may keep their deliberate choice with `--force`; the agent may not.
 pub fn gate_refusal(text: &str, kind: MemoryType, by_agent: bool) -> Option<String> {
     let candidate = crate::domain::capture::candidates::Candidate {
         kind,
@@ -388,7 +389,16 @@ pub fn gate_refusal(text: &str, kind: MemoryType, by_agent: bool) -> Option<Stri
         rationale: None,
         line: text.to_string(),
     };
-    let rejection = crate::domain::capture::candidates::gate(&candidate).err()?;
+    use crate::domain::capture::candidates::{gate, Rejection};
+    let rejection = gate(&candidate).err()?;
+    // A person states what they mean: only what no memory should hold is refused them (a
+    // secret, an instruction to the agent, a raw error, a hash, code, a list of paths). The
+    // length was checked already, by the person's own measure.
+    let refused_to_a_person = matches!(rejection, Rejection::Secret | Rejection::PromptInjection)
+        || (rejection.is_structural() && rejection != Rejection::TooShort);
+    if !by_agent && !refused_to_a_person {
+        return None;
+    }
     Some(if by_agent {
         format!(
             "not stored: it reads as {}; remember a durable fact or rule, stated as such",
