@@ -465,14 +465,22 @@ fn secrets_redactions_and_instructions_are_refused_and_nothing_is_written() {
         assert_eq!(team_text(&alice), before);
     }
 
-    // Personal memory keeps the token scrubbed; sharing it is refused, with a good decoy
-    // alongside: all or nothing, a line per refused entry.
-    for text in [
-        format!("The staging deploy key is {token}"),
-        "Feature flags are read from flags.toml at startup".to_string(),
-    ] {
-        assert_success(&team.ocmem(&alice, "alice", &["remember", &text]));
-    }
+    // Personal memory keeps the token scrubbed when a person insists (a secret is refused
+    // without --force); sharing it is refused, with a good decoy alongside: all or nothing, a
+    // line per refused entry.
+    let with_token = format!("The staging deploy key is {token}");
+    let refused = team.ocmem(&alice, "alice", &["remember", &with_token]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("secret"), "{}", stderr(&refused));
+    assert_success(&team.ocmem(&alice, "alice", &["remember", "--force", &with_token]));
+    assert_success(&team.ocmem(
+        &alice,
+        "alice",
+        &[
+            "remember",
+            "Feature flags are read from flags.toml at startup",
+        ],
+    ));
     let mine = personal(&team, &alice, "alice");
     let id_with = |needle: &str| {
         mine.iter()

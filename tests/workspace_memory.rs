@@ -306,12 +306,12 @@ fn compaction_duplicates_fold_into_one_entry() {
     promote(
         &env,
         "s1",
-        "Memory candidates:\n- [project] OpenCode uses NPM CACHE for plugin loading\n",
+        "Memory candidates:\n- [project] Deploys go through the staging cluster first\n",
     );
     let report = promote(
         &env,
         "s2",
-        "Memory candidates:\n- [project] opencode uses npm cache for plugin loading!!!\n",
+        "Memory candidates:\n- [project] deploys go through the STAGING cluster first!!!\n",
     );
     assert_eq!(report["accepted"][0]["outcome"], "duplicate", "{report}");
     assert_eq!(entries(&env).len(), 1);

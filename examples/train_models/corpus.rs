@@ -166,7 +166,6 @@ pub struct MessageCase {
     /// (text, type, scope); None when the corpus does not say (recall, forget, user-scope).
     pub memories: Option<Vec<(String, String, String)>>,
     pub recall: Option<bool>,
-    pub forget: Option<bool>,
     pub kind: String,
 }
 
@@ -194,7 +193,6 @@ fn message_case(v: &Value, corpus: &str, lang: &'static str) -> MessageCase {
             message,
             memories: memories(&v["memories"]),
             recall: Some(false),
-            forget: None,
             kind: "explicit-corpus".into(),
         },
         "recall" => MessageCase {
@@ -203,7 +201,6 @@ fn message_case(v: &Value, corpus: &str, lang: &'static str) -> MessageCase {
             message,
             memories: None,
             recall: v["recall"].as_bool(),
-            forget: None,
             kind: "recall".into(),
         },
         "forget" => MessageCase {
@@ -212,7 +209,6 @@ fn message_case(v: &Value, corpus: &str, lang: &'static str) -> MessageCase {
             message,
             memories: None,
             recall: Some(false),
-            forget: Some(true),
             kind: "forget".into(),
         },
         _ => MessageCase {
@@ -221,7 +217,6 @@ fn message_case(v: &Value, corpus: &str, lang: &'static str) -> MessageCase {
             message,
             memories: memories(&v["memories"]),
             recall: v["recall"].as_bool(),
-            forget: v["forget"].as_bool(),
             kind: v["kind"].as_str().unwrap_or("").to_owned(),
         },
     }

@@ -491,6 +491,10 @@ function memoryTools(spawnOcmem, pluginDirectory, z) {
         memory(directory, "search", [...flags, "--user"], [query]),
       ]);
       if (workspace.failure && user.failure) return { failure: workspace.failure };
+      // A workspace's search covers user memory too; it is shown once, under its own heading.
+      if (workspace.value?.results) {
+        workspace.value.results = workspace.value.results.filter((r) => r.layer !== "user");
+      }
       const found = [workspace, user].reduce((n, r) => n + (r.value?.results?.length ?? 0), 0);
       if (found === 0 && !workspace.failure && !user.failure) {
         return { output: `Nothing in memory matches ${JSON.stringify(query)}.` };

@@ -29,8 +29,16 @@ fn verdict(line: &str) -> Result<(), Rejection> {
     gate(&candidates[0])
 }
 
+/// The gate's rules alone (the model never rejects at odds above 1): these tests pin the
+/// rules, which the model reads as features; its own verdicts are measured on the corpora
+/// (docs/capture-models.md).
 fn gate_text(text: &str) -> Result<(), Rejection> {
-    gate(&candidate(MemoryType::Project, text))
+    gate_at(
+        1.1,
+        &model::weights(),
+        &candidate(MemoryType::Project, text),
+        HotState::default(),
+    )
 }
 
 // ─── Gate ────────────────────────────────────────────────────────────────────────────
@@ -105,6 +113,7 @@ fn accepts_near_misses() {
             // prompt injection: role words mid-sentence, ordinary verbs
             "The project uses the system: prefix convention for config keys",
             "The gateway should act as the single entry point for clients",
+            "Ignore the generated files under dist when reviewing",
             "Paths look like /home/<user>/.config/ocmem on Linux",
             // progress: words that are not temporal here
             "Prefer fixing the root cause over adding retries",

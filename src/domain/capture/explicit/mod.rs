@@ -93,9 +93,11 @@ pub fn capture_counted(message: &str) -> Captured {
 /// such a sentence yields a memory when the sentence model gives it more than `odds`, and the
 /// span model chooses which text is the memory.
 pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
-    let rules = rule_capture(&strip_host_context(message));
-    let learned = walk(
-        message,
+    let text = readable_text(message);
+    let rules = rule_capture(&text);
+    let learned = walk_read(
+        &text,
+        &rules,
         &models.kind,
         |sentence| !is_ruled(sentence) && asks_at(odds, models, sentence),
         |_, scored| best_span(models, scored),
@@ -175,13 +177,30 @@ pub fn best_span(models: &learned::Models, scored: &[Scored]) -> Option<usize> {
 pub fn walk(
     message: &str,
     kinds: &crate::domain::base::classifier::Weights,
+    asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
+    choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
+) -> Captured {
+    let text = readable_text(message);
+    let rules = rule_capture(&text);
+    walk_read(&text, &rules, kinds, asks, choose)
+}
+
+/// `message` as capture reads it: without invisible characters, a host's repeated context
+/// and private spans.
+fn readable_text(message: &str) -> String {
+    let visible = strip_invisible(message);
+    let unwrapped = strip_host_context(&visible);
+    strip_private(&unwrapped).into_owned()
+}
+
+/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`.
+fn walk_read(
+    text: &str,
+    rules: &Captured,
+    kinds: &crate::domain::base::classifier::Weights,
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
-    let visible = strip_invisible(message);
-    let unwrapped = strip_host_context(&visible);
-    let text = strip_private(&unwrapped);
-    let rules = rule_capture(&text);
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
