@@ -713,3 +713,71 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_model_rejects_what_no_rule_matched_only_past_its_odds() {
+    // Platitudes no rule recognises: the model is sure they are junk.
+    for (kind, text) in [
+        (MemoryType::Feedback, "Code quality is important"),
+        (
+            MemoryType::Project,
+            "Security should be considered from the start",
+        ),
+    ] {
+        assert!(rule_hits(text).is_empty(), "{text}");
+        assert_eq!(
+            gate(&candidate(kind, text)),
+            Err(Rejection::NotDurable),
+            "{text}"
+        );
+    }
+    // A line the model leans towards junk, short of its odds, is kept.
+    let text = "Ignore the generated files under dist when reviewing";
+    let leaning = candidate(MemoryType::Feedback, text);
+    let p = model::predict_with(&model::weights(), &leaning, &rule_hits(text)).probability(1);
+    assert!(p > 0.5 && p < JUNK_ODDS, "{p}");
+    assert_eq!(gate(&leaning), Ok(()));
+}
+
+#[test]
+fn a_secret_the_scrubber_finds_is_refused_even_when_it_does_not_look_random() {
+    let found = [
+        "The staging admin password is hunter22",
+        "Connect with postgres://app:hunter22@db.internal:5432/app",
+        "Use the Slack token xoxb-1234-5678-abcdefgh for the bot",
+    ]
+    .into_iter()
+    .find(|text| {
+        !crate::domain::guard::secrets::secret_kinds(text).is_empty()
+            && crate::domain::memory::team::gate::suspect::looks_secret(text).is_none()
+    })
+    .expect("a secret the scrubber finds and the randomness check does not");
+    assert_eq!(
+        gate(&candidate(MemoryType::Project, found)),
+        Err(Rejection::Secret),
+        "{found}"
+    );
+}
+
+#[test]
+fn a_line_repeating_the_sessions_open_error_or_active_file_is_refused() {
+    let open_errors = ["cannot read property id of undefined in UserCard".to_string()];
+    let active_files = ["src/billing/invoice.ts".to_string()];
+    let hot = HotState {
+        open_errors: &open_errors,
+        active_files: &active_files,
+    };
+    for text in [
+        "The cannot read property id of undefined in UserCard bug remains",
+        "Still editing src/billing/invoice.ts",
+    ] {
+        let line = candidate(MemoryType::Project, text);
+        assert_eq!(gate_in(&line, hot), Err(Rejection::HotState), "{text}");
+    }
+    // A lasting fact about an active file says more than the file.
+    let fact = candidate(
+        MemoryType::Project,
+        "Invoices are rounded to cents in src/billing/invoice.ts before tax is added",
+    );
+    assert_ne!(gate_in(&fact, hot), Err(Rejection::HotState));
+}
