@@ -94,7 +94,7 @@ pub fn capture_counted(message: &str) -> Captured {
 /// span model chooses which text is the memory.
 pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
     let text = readable_text(message);
-    let rules = rule_capture(&text);
+    let rules = rules_over(&text);
     let learned = walk_read(
         &text,
         &rules,
@@ -181,7 +181,7 @@ pub fn walk(
     choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let text = readable_text(message);
-    let rules = rule_capture(&text);
+    let rules = rules_over(&text);
     walk_read(&text, &rules, kinds, asks, choose)
 }
 
@@ -328,7 +328,11 @@ fn proposal_memories(proposal: &learned::Proposal, addressed: bool) -> Vec<(Addr
 /// What the phrase tables alone capture: the rule hits the model weighs.
 pub fn rule_capture(message: &str) -> Captured {
     let visible = strip_invisible(message);
-    let text = strip_private(&visible);
+    rules_over(&strip_private(&visible))
+}
+
+/// `rule_capture` over `text`, already without invisible characters and private spans.
+fn rules_over(text: &str) -> Captured {
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
     let mut memories = Collector::default();
