@@ -6,6 +6,7 @@ pub mod hash;
 pub mod host_name;
 pub mod install_level;
 pub mod paths;
+pub mod pattern;
 pub mod stored;
 pub mod text;
 pub mod time;

@@ -14,7 +14,7 @@ mod rules;
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use crate::domain::base::pattern::Pattern;
 use serde::Serialize;
 
 use fold::{fold, Folded};
@@ -93,23 +93,24 @@ fn needs_met(rule: &Rule, text: &str, squashed: bool) -> bool {
     })
 }
 
-/// The compiled patterns of `RULES`, and of their spelt-out forms, each on first need.
-fn compiled(at: usize, squashed: bool) -> &'static Regex {
-    static PLAIN: [OnceLock<Regex>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
-    static SQUASHED: [OnceLock<Regex>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
+/// The patterns of `RULES`, and of their spelt-out forms, each compiled on first need.
+fn compiled(at: usize, squashed: bool) -> &'static Pattern {
+    static PLAIN: [OnceLock<Pattern>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
+    static SQUASHED: [OnceLock<Pattern>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
     let cells = if squashed { &SQUASHED } else { &PLAIN };
     cells[at].get_or_init(|| {
         let pattern = RULES[at].pattern;
-        let pattern = if squashed {
+        if squashed {
             // Spelt-out text has no word gaps left: neither have the words of the pattern.
-            pattern
-                .replace(r"\b", "")
-                .replace(" ?", "")
-                .replace(' ', "")
+            Pattern::new(
+                pattern
+                    .replace(r"\b", "")
+                    .replace(" ?", "")
+                    .replace(' ', ""),
+            )
         } else {
-            pattern.replace(r"\b", r"(?-u:\b)")
-        };
-        Regex::new(&pattern).expect("valid injection pattern")
+            Pattern::new(pattern)
+        }
     })
 }
 
@@ -119,7 +120,7 @@ fn matches_rule(rule: &Rule, at: usize, text: &str, squashed: bool) -> bool {
     }
     compiled(at, squashed)
         .find_iter(text)
-        .any(|found| !(rule.negatable && negated(text, found.start(), found.end())))
+        .any(|(start, end)| !(rule.negatable && negated(text, start, end)))
 }
 
 /// Whether the match at `start..end` of `text` is negated: a negation among the last five words
@@ -162,7 +163,7 @@ fn negated(text: &str, start: usize, end: usize) -> bool {
 /// in any order, with no negation before the verb and no sign that it documents
 /// authentication.
 fn exfiltration(folded: &Folded) -> bool {
-    static PATTERNS: OnceLock<[Regex; 4]> = OnceLock::new();
+    static PATTERNS: OnceLock<[Pattern; 4]> = OnceLock::new();
     let plain = &folded.plain;
     if !rules::EXFILTRATION_NEEDS.iter().any(|n| plain.contains(n)) {
         return false;
@@ -174,7 +175,7 @@ fn exfiltration(folded: &Folded) -> bool {
             rules::EXFILTRATION_DESTINATIONS,
             rules::EXFILTRATION_UNLESS,
         ]
-        .map(|p| Regex::new(&p.replace(r"\b", r"(?-u:\b)")).expect("valid exfiltration pattern"))
+        .map(Pattern::new)
     });
     sentences(plain).any(|sentence| {
         secrets.is_match(sentence)
@@ -182,7 +183,7 @@ fn exfiltration(folded: &Folded) -> bool {
             && !unless.is_match(sentence)
             && verbs
                 .find_iter(sentence)
-                .any(|verb| !negated(sentence, verb.start(), verb.end()))
+                .any(|(start, end)| !negated(sentence, start, end))
     })
 }
 

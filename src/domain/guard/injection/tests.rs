@@ -133,3 +133,78 @@ proptest::proptest! {
         let _ = instructs_agent(&text);
     }
 }
+
+/// Short texts are read by `regex-lite` and long ones by `regex` (see `base::pattern`): on every
+/// text of the injection corpus and of the capture corpora, folded, both find the same matches
+/// of every rule whose needles it holds.
+#[test]
+fn both_engines_find_the_same_matches() {
+    let mut texts: Vec<String> = include_str!("../../../../tests/fixtures/injection/cases.jsonl")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let capture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/capture");
+    for language in std::fs::read_dir(capture).unwrap() {
+        for file in std::fs::read_dir(language.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "jsonl") {
+                for line in std::fs::read_to_string(path).unwrap().lines() {
+                    let case: serde_json::Value = serde_json::from_str(line).unwrap();
+                    if let Some(text) = case["message"].as_str().or(case["line"].as_str()) {
+                        texts.push(text.to_owned());
+                    }
+                }
+            }
+        }
+    }
+    assert!(texts.len() > 5_000, "{} texts", texts.len());
+    let same = |pattern: &Pattern, text: &str| {
+        let lite: Vec<_> = pattern.lite().find_iter(text).map(|m| m.range()).collect();
+        let full: Vec<_> = pattern.full().find_iter(text).map(|m| m.range()).collect();
+        assert_eq!(lite, full, "{text:?}");
+    };
+    let mut matched = 0;
+    for text in &texts {
+        let folded = fold(text);
+        let squashed = folded.words.replace(' ', "");
+        for (at, rule) in RULES.iter().enumerate() {
+            let form = match rule.form {
+                Form::Plain => &folded.plain,
+                Form::Words => &folded.words,
+            };
+            // Where the needles are missing, neither engine runs.
+            if needs_met(rule, form, false) {
+                same(compiled(at, false), form);
+                matched += usize::from(compiled(at, false).is_match(form));
+            }
+            if rule.form == Form::Words && needs_met(rule, &squashed, true) {
+                same(compiled(at, true), &squashed);
+            }
+        }
+    }
+    assert!(matched > 200, "only {matched} matches compared");
+    let exfiltration = [
+        rules::EXFILTRATION_VERBS,
+        rules::EXFILTRATION_SECRETS,
+        rules::EXFILTRATION_DESTINATIONS,
+        rules::EXFILTRATION_UNLESS,
+    ]
+    .map(Pattern::new);
+    for text in &texts {
+        let folded = fold(text);
+        if rules::EXFILTRATION_NEEDS
+            .iter()
+            .any(|n| folded.plain.contains(n))
+        {
+            for sentence in sentences(&folded.plain) {
+                exfiltration.iter().for_each(|p| same(p, sentence));
+            }
+        }
+    }
+}

@@ -86,10 +86,10 @@ fn is_cjk(c: char) -> bool {
     c.is_alphanumeric() && (c as u32) >= 0x2E80 && !is_hangul(c)
 }
 
-/// Byte ranges where `phrase` occurs in `text` (both normalized): whole words when the
-/// phrase is Latin, anywhere otherwise.
+/// Byte ranges where `phrase` occurs in `text` (both normalized: the tables are written so,
+/// which a test checks, because normalizing them on every read was most of what a capture
+/// cost): whole words when the phrase is Latin, anywhere otherwise.
 fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
-    let phrase = normalize(phrase);
     let latin = phrase
         .chars()
         .next()
@@ -98,7 +98,7 @@ fn occurrences(text: &str, phrase: &str) -> Vec<(usize, usize)> {
             .chars()
             .next_back()
             .is_some_and(|c| (c as u32) < 0x2E80 && c.is_alphabetic());
-    text.match_indices(phrase.as_str())
+    text.match_indices(phrase)
         .map(|(at, m)| (at, at + m.len()))
         .filter(|&(start, end)| {
             !latin
@@ -421,10 +421,12 @@ impl Member {
         }
     }
 
+    /// A value of `ALTERNATIVES`: its words as `read` finds them, without cutting markers
+    /// from it (a value holds none, which a test checks).
     fn of(text: &str) -> Self {
         let normalized = normalize(text);
         Member {
-            words: read(text).words,
+            words: words_of(&normalized),
             chars: normalized
                 .chars()
                 .filter(|&c| is_cjk(c) || is_hangul(c))

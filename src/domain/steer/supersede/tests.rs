@@ -271,3 +271,32 @@ fn replace_links_the_new_entry_and_the_old_ones_both_ways() {
         Some(Value::String(old.id.clone()))
     );
 }
+
+#[test]
+fn phrase_tables_are_written_normalized() {
+    let replacements: Vec<&str> = REPLACEMENT_MARKERS.iter().map(|(p, _)| *p).collect();
+    let tables: [&[&str]; 5] = [
+        NEGATIVE_MARKERS,
+        EMPHASIS_MARKERS,
+        CJK_STOP_PHRASES,
+        USE_VERBS,
+        &replacements,
+    ];
+    for phrase in tables.iter().flat_map(|table| table.iter()) {
+        assert_eq!(normalize(phrase), *phrase, "write {phrase:?} normalized");
+    }
+}
+
+#[test]
+fn values_of_alternatives_hold_no_marker() {
+    for value in ALTERNATIVES.iter().flat_map(|set| set.iter()) {
+        assert_eq!(Member::of(value).words, read(value).words, "{value:?}");
+    }
+}
+
+#[test]
+fn accented_markers_still_match_accented_text() {
+    assert!(read("Não use tabs").negative);
+    assert!(read("Évite les tabs").negative);
+    assert!(!read("Use les tabs").negative);
+}
