@@ -84,8 +84,9 @@ pub const RULES: &[Rule] = &[
         Words,
         false,
         &[
-            "忽", "無", "无", "不", "別", "别", "忘", "抛", "拋", "丢", "丟", "放", "覆", "推",
-            "停",
+            "忽略", "忽视", "忽視", "无视", "無視", "不要理", "不理", "别管", "別管", "忘记", "忘記",
+            "忘掉", "抛开", "拋開", "丢弃", "丟棄", "放弃", "放棄", "覆盖", "覆蓋", "推翻", "遵守",
+            "你的系", "你的提",
         ],
         concat!(
             r"(?:忽略|忽视|忽視|无视|無視|不要理[会會睬]|不理[会會睬]|别管|別管|忘[记記掉]|抛开|拋開|丢弃|丟棄|放弃|放棄|覆盖|覆蓋|推翻|不再遵守|不要遵守|不用遵守|无需遵守|無需遵守|停止遵守)(?:掉)?(?:你)?",
@@ -216,7 +217,10 @@ pub const RULES: &[Rule] = &[
         PromptMarkup,
         Plain,
         false,
-        &[":", "<", "[inst", "[/inst"],
+        &[
+            "<", "[inst", "[/inst", "system", "assistant", "user", "developer", "human", "系统",
+            "系統", "システム", "시스템", "sistema", "instruc", "anweisungen", "指令", "指示", "지시",
+        ],
         concat!(
             // a role prefix, only at the start ("the system: prefix" mid-sentence is prose)
             r"^[\s\[*#>]*(?:system|assistant|user|developer|human|系统|系統|システム|시스템|sistema|systeme)\]?\s*:",
@@ -342,7 +346,7 @@ pub const RULES: &[Rule] = &[
         Words,
         false,
         &[
-            "es ", "etes", "agis", "comport", "semblant", "role", "incarn", "pretend",
+            "tu es", "vous etes", "agis", "comport", "semblant", "role", "incarn", "pretend",
         ],
         concat!(
             r"\b(?:(?:tu es|vous etes) (?:maintenant|desormais|a present|dorenavant)|(?:a partir de maintenant|desormais|dorenavant|a present) (?:tu es|vous etes)) (?:un |une |le |la |mon |ma )?(?:[^ \n]+ ){0,3}?",
@@ -433,7 +437,10 @@ pub const RULES: &[Rule] = &[
         ApproveEverything,
         Words,
         false,
-        &["不", "无", "無", "别", "別", "停"],
+        &[
+            "确认", "確認", "同意", "许可", "許可", "批准", "授权", "授權", "审批", "審批", "执行",
+            "執行", "运行", "運行",
+        ],
         concat!(
             r"(?:不(?:要|用|必|需要?)|无需|無需|无须|無須|不经|不經|不经过|不經過|别|別|停止)(?:再)?(?:询问|詢問|问|問|征求|徵求|请求|請求|等待)?(?:我|用户|用戶)?(?:的)?(?:确认|確認|同意|许可|許可|批准|授权|授權|审批|審批)",
             r"|不(?:要|用)(?:再)?问(?:我)?(?:就|直接)?(?:执行|執行|运行|運行)",
