@@ -65,23 +65,27 @@ fn assert_floors(
     println!("{}", explicit.table(&format!("explicit memories, {name}")));
     let recall = rate(&explicit, " recall");
     let precision = rate(&explicit, " precision");
+    let requests = training::score_recall(&recall_model::weights(), messages);
+    let seen = rate(&requests, "seen");
+    let taken = rate(&requests, "not taken");
+    let (gate, _) = training::score_gate(&gate_model::weights(), candidates);
+    println!("{}", gate.table(&format!("candidate gate, {name}")));
+    let kept = rate(&gate, "kept");
+    let rejected = rate(&gate, "rejected");
+    println!(
+        "{name}: recall {recall:.3}, precision {precision:.3}, requests seen {seen:.3}, \
+         others left alone {taken:.3}, kept {kept:.3}, rejected {rejected:.3}"
+    );
     assert!(recall >= floors.recall, "{name}: recall {recall}");
     assert!(
         precision >= floors.precision,
         "{name}: precision {precision}"
     );
-    let requests = training::score_recall(&recall_model::weights(), messages);
-    let seen = rate(&requests, "seen");
     assert!(
         seen >= floors.requests_seen,
         "{name}: recall requests seen {seen}"
     );
-    let taken = rate(&requests, "not taken");
     assert!(taken >= 0.99, "{name}: other messages left alone {taken}");
-    let (gate, _) = training::score_gate(&gate_model::weights(), candidates);
-    println!("{}", gate.table(&format!("candidate gate, {name}")));
-    let kept = rate(&gate, "kept");
-    let rejected = rate(&gate, "rejected");
     assert!(kept >= floors.kept, "{name}: kept {kept}");
     assert!(rejected >= floors.rejected, "{name}: rejected {rejected}");
 }
@@ -95,10 +99,10 @@ fn the_test_split_keeps_its_figures() {
     let candidates = corpus::candidates(root());
     let candidates: Vec<_> = candidates.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
-        recall: 0.54,
-        precision: 0.59,
-        requests_seen: 0.78,
-        kept: 0.84,
+        recall: 0.56,
+        precision: 0.61,
+        requests_seen: 0.75,
+        kept: 0.85,
         rejected: 0.86,
     };
     assert_floors("test split", &messages, &candidates, floors);

@@ -319,13 +319,15 @@ fn ocmem_gives_opencode_a_working_memory() {
     assert_eq!(add["required"], serde_json::json!(["text"]), "{add}");
     assert!(add["properties"]["type"]["enum"].is_array(), "{add}");
 
-    // The first step already lists what the user asked to remember.
+    // The first step already lists what the user asked to remember, and asks the agent to
+    // save with memory_add whatever else the user asked it to remember.
     let block = ocmem_block(&step.system()).to_string();
+    let pending = section(&block, "pending_memories:");
     assert!(
-        section(&block, "pending_memories:")
-            .iter()
-            .any(|line| line.contains(REMEMBERED)),
-        "the first request's system prompt does not list the explicit memory:\n{block}"
+        pending.iter().any(|line| line.contains(REMEMBERED))
+            && pending.iter().any(|line| line.contains("memory_add")),
+        "the first request's system prompt does not list the explicit memory and the line for \
+         the agent:\n{block}"
     );
 
     // After the failing `npm run typecheck`: the TS error is an open error.
@@ -531,6 +533,18 @@ fn ocmem_gives_opencode_a_working_memory() {
         "memory_search \"typecheck\" answered:\n{}",
         answers[2]
     );
+    // The agent saved again what ocmem had captured from the user: one entry still.
+    assert!(
+        answers[3].starts_with("Already remembered: "),
+        "memory_add of the captured memory answered:\n{}",
+        answers[3]
+    );
+    let entries = stores::memory_entries(&workspace);
+    let saved_twice = entries
+        .iter()
+        .filter(|entry| entry["text"].as_str().is_some_and(|t| t.contains(REMEMBERED)))
+        .count();
+    assert_eq!(saved_twice, 1, "{entries:#?}");
 
     // Deleting the first session removes its store, and only its store.
     run(

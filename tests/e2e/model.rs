@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use serde_json::{json, Value};
 
 use super::http::{self, write_event_stream_head, write_json, Request};
-use super::scenario::{CANDIDATES_HEADER, FIRST_PROMPT, SECOND_PROMPT};
+use super::scenario::{CANDIDATES_HEADER, FIRST_PROMPT, REMEMBERED, SECOND_PROMPT};
 use super::workdir::Recorded;
 
 /// The model id the server reports and OpenCode is configured with.
@@ -381,7 +381,9 @@ fn first_session_calls(demo: &Path) -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// The tool calls after `TOOLS_PROMPT`, in order: the plugin's memory tools.
+/// The tool calls after `TOOLS_PROMPT`, in order: the plugin's memory tools. The last one is
+/// the agent as a second reader saving what the user asked it to remember in the first
+/// session, which ocmem had already captured: it must not be stored twice.
 pub fn tools_session_calls() -> Vec<(&'static str, Value)> {
     vec![
         (
@@ -390,6 +392,7 @@ pub fn tools_session_calls() -> Vec<(&'static str, Value)> {
         ),
         ("memory_search", json!({"query": MANUAL_QUERY})),
         ("memory_search", json!({"query": "typecheck", "limit": 2})),
+        ("memory_add", json!({"text": REMEMBERED})),
     ]
 }
 
