@@ -542,7 +542,11 @@ fn ocmem_gives_opencode_a_working_memory() {
     let entries = stores::memory_entries(&workspace);
     let saved_twice = entries
         .iter()
-        .filter(|entry| entry["text"].as_str().is_some_and(|t| t.contains(REMEMBERED)))
+        .filter(|entry| {
+            entry["text"]
+                .as_str()
+                .is_some_and(|t| t.contains(REMEMBERED))
+        })
         .count();
     assert_eq!(saved_twice, 1, "{entries:#?}");
 

@@ -20,7 +20,78 @@ pub(super) enum Triggers {
     Name(&'static [&'static str]),
 }
 
+/// Which pairs of adjacent bytes a text holds, hashed into 4 096 bits: a literal one of whose
+/// pairs is missing is not in the text, which this says without searching for it. A text is
+/// scrubbed against some 200 literals; most of them are decided here.
+pub(super) struct BytePairs([u64; 64]);
+
+impl BytePairs {
+    pub(super) fn of(text: &str) -> Self {
+        let mut bits = [0u64; 64];
+        for pair in text.as_bytes().windows(2) {
+            let at = pair_bit(pair[0], pair[1]);
+            bits[at / 64] |= 1 << (at % 64);
+        }
+        BytePairs(bits)
+    }
+
+    /// False only when `literal` cannot occur in the text.
+    pub(super) fn may_hold(&self, literal: &str) -> bool {
+        literal.as_bytes().windows(2).all(|pair| {
+            let at = pair_bit(pair[0], pair[1]);
+            self.0[at / 64] & (1 << (at % 64)) != 0
+        })
+    }
+}
+
+fn pair_bit(first: u8, second: u8) -> usize {
+    (usize::from(first) * 31 + usize::from(second)) % 4096
+}
+
+/// A text as the triggers read it: as it is and with its ASCII letters lowercased, each with
+/// its byte pairs.
+pub(super) struct Haystacks<'t> {
+    pub(super) text: &'t str,
+    pub(super) lowercase: &'t str,
+    text_pairs: BytePairs,
+    lowercase_pairs: BytePairs,
+}
+
+impl<'t> Haystacks<'t> {
+    pub(super) fn new(text: &'t str, lowercase: &'t str) -> Self {
+        Haystacks {
+            text,
+            lowercase,
+            text_pairs: BytePairs::of(text),
+            lowercase_pairs: BytePairs::of(lowercase),
+        }
+    }
+}
+
 impl Triggers {
+    /// `occur_in`, skipping the search for literals whose byte pairs `haystacks` lack.
+    pub(super) fn occur_in_haystacks(&self, haystacks: &Haystacks) -> bool {
+        let (text, pairs) = match self {
+            Triggers::Exact(_) | Triggers::Word(_) => (haystacks.text, &haystacks.text_pairs),
+            Triggers::AnyCase(_) | Triggers::Name(_) => {
+                (haystacks.lowercase, &haystacks.lowercase_pairs)
+            }
+        };
+        let literals = match self {
+            Triggers::Exact(l) | Triggers::Word(l) | Triggers::AnyCase(l) | Triggers::Name(l) => l,
+        };
+        literals.iter().any(|literal| {
+            pairs.may_hold(literal)
+                && match self {
+                    Triggers::Exact(_) | Triggers::AnyCase(_) => text.contains(literal),
+                    Triggers::Word(_) => occurs_at_word_start(text, literal),
+                    Triggers::Name(_) => occurs_as_name(text, literal),
+                }
+        })
+    }
+
+    /// The plain search, without the byte-pair shortcut: what the tests hold it to.
+    #[cfg(test)]
     pub(super) fn occur_in(&self, text: &str, lowercase_text: &str) -> bool {
         match self {
             Triggers::Exact(literals) => literals.iter().any(|literal| text.contains(literal)),

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::prefilter::Haystacks;
 use super::rules::{rule_regex, RULES};
 use super::REDACTED_PREFIX;
 
@@ -29,10 +30,11 @@ pub(super) fn replace(text: &str, redactions: &[Redaction]) -> String {
 /// What to replace, in order and without overlaps.
 pub(super) fn find_redactions(text: &str) -> Vec<Redaction> {
     let lowercase = text.to_ascii_lowercase();
+    let haystacks = Haystacks::new(text, &lowercase);
     // (rule index, redaction): the index breaks ties between matches at the same start.
     let mut found: Vec<(usize, Redaction)> = Vec::new();
     for (index, rule) in RULES.iter().enumerate() {
-        if !rule.triggers.occur_in(text, &lowercase) {
+        if !rule.triggers.occur_in_haystacks(&haystacks) {
             continue;
         }
         let haystack = rule.triggers.haystack(text, &lowercase);
