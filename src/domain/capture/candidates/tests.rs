@@ -732,7 +732,7 @@ fn the_model_rejects_what_no_rule_matched_only_past_its_odds() {
         );
     }
     // A line the model leans towards junk, short of its odds, is kept.
-    let text = "Ignore the generated files under dist when reviewing";
+    let text = "opencode uses npm cache for plugin loading";
     let leaning = candidate(MemoryType::Feedback, text);
     let p = model::predict_with(&model::weights(), &leaning, &rule_hits(text)).probability(1);
     assert!(p > 0.5 && p < JUNK_ODDS, "{p}");
