@@ -131,6 +131,16 @@ fn the_blind_batches_keep_their_figures() {
                 rejected: 0.89,
             },
         ),
+        (
+            "blind3",
+            Floors {
+                recall: 0.50,
+                precision: 0.58,
+                requests_seen: 0.63,
+                kept: 0.83,
+                rejected: 0.90,
+            },
+        ),
     ] {
         let messages = corpus::blind_messages(root(), batch);
         let messages: Vec<_> = messages.iter().collect();

@@ -137,7 +137,7 @@ pub fn candidates(root: &Path) -> Vec<CandidateCase> {
 
 /// The blind batches, oldest first: each written after the models of its time were frozen,
 /// and never trained on.
-pub const BLIND_BATCHES: [&str; 2] = ["blind", "blind2"];
+pub const BLIND_BATCHES: [&str; 3] = ["blind", "blind2", "blind3"];
 
 /// The candidate lines of the blind batch `batch`.
 pub fn blind_candidates(root: &Path, batch: &str) -> Vec<CandidateCase> {
