@@ -126,5 +126,8 @@ mod tests {
         assert!(pattern.full.get().is_some());
         assert!(pattern.is_match(&long) && pattern.is_match(short));
         assert!(!pattern.is_match("ac"));
+        let pattern = Pattern::new(r"ab+c");
+        assert!(pattern.is_match(short) && !pattern.is_match("ac"));
+        assert!(pattern.full.get().is_none(), "a short text compiled regex");
     }
 }

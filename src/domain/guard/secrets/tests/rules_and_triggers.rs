@@ -176,3 +176,13 @@ fn byte_pairs_never_hide_a_trigger() {
     }
     assert!(triggered > 100, "only {triggered} triggers compared");
 }
+
+/// The shortcut is worth its pass over the text: a literal with a byte pair the text lacks is
+/// ruled out without a search.
+#[test]
+fn byte_pairs_rule_out_literals_the_text_lacks() {
+    use crate::domain::guard::secrets::prefilter::BytePairs;
+    let pairs = BytePairs::of("the build passed in 3 s");
+    assert!(pairs.may_hold("build") && pairs.may_hold("d p") && pairs.may_hold("x"));
+    assert!(!pairs.may_hold("ghp_") && !pairs.may_hold("password") && !pairs.may_hold("sk-"));
+}
