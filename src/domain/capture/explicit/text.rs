@@ -209,6 +209,8 @@ mod tests {
         assert_eq!(match_at("that's", 0, "that"), None);
         assert_eq!(match_at("记住用pnpm", 0, "记住"), Some(6));
         assert_eq!(match_at("기억해줘", 0, "기억해"), Some(9));
+        // A space matches any whitespace run, at a phrase's start too.
+        assert_eq!(match_at("\t\tx", 0, " x"), Some(3));
     }
 
     /// The shortcuts of `same_char` decide as the case tables would, on every pair of a
