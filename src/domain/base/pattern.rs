@@ -8,8 +8,8 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// Where `regex-lite`'s slower reading starts to cost more than `regex`'s compiling (about
-/// 3 500 bytes for the injection rules, on this machine and others alike).
+/// Below where `regex-lite`'s slower reading starts to cost more than `regex`'s compiling
+/// (about 3 500 bytes for the injection rules, measured on one machine).
 pub const LITE_MAX_BYTES: usize = 2_048;
 
 pub struct Pattern {
@@ -44,7 +44,7 @@ impl Pattern {
         }
     }
 
-    /// The pattern as `regex-lite` compiles it, for tests that compare the engines.
+    /// The pattern as `regex-lite` compiles it (tests compare the two engines with these).
     pub fn lite(&self) -> &regex_lite::Regex {
         self.lite.get_or_init(|| {
             regex_lite::Regex::new(&self.source)
@@ -52,7 +52,7 @@ impl Pattern {
         })
     }
 
-    /// The pattern as `regex` compiles it, for tests that compare the engines.
+    /// The pattern as `regex` compiles it.
     pub fn full(&self) -> &regex::Regex {
         self.full.get_or_init(|| {
             regex::Regex::new(&ascii_classes(&self.source))

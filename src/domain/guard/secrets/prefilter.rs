@@ -51,8 +51,8 @@ fn pair_bit(first: u8, second: u8) -> usize {
 /// A text as the triggers read it: as it is and with its ASCII letters lowercased, each with
 /// its byte pairs.
 pub(super) struct Haystacks<'t> {
-    pub(super) text: &'t str,
-    pub(super) lowercase: &'t str,
+    text: &'t str,
+    lowercase: &'t str,
     text_pairs: BytePairs,
     lowercase_pairs: BytePairs,
 }
@@ -71,14 +71,11 @@ impl<'t> Haystacks<'t> {
 impl Triggers {
     /// `occur_in`, skipping the search for literals whose byte pairs `haystacks` lack.
     pub(super) fn occur_in_haystacks(&self, haystacks: &Haystacks) -> bool {
-        let (text, pairs) = match self {
-            Triggers::Exact(_) | Triggers::Word(_) => (haystacks.text, &haystacks.text_pairs),
-            Triggers::AnyCase(_) | Triggers::Name(_) => {
-                (haystacks.lowercase, &haystacks.lowercase_pairs)
+        let (literals, text, pairs) = match self {
+            Triggers::Exact(l) | Triggers::Word(l) => (l, haystacks.text, &haystacks.text_pairs),
+            Triggers::AnyCase(l) | Triggers::Name(l) => {
+                (l, haystacks.lowercase, &haystacks.lowercase_pairs)
             }
-        };
-        let literals = match self {
-            Triggers::Exact(l) | Triggers::Word(l) | Triggers::AnyCase(l) | Triggers::Name(l) => l,
         };
         literals.iter().any(|literal| {
             pairs.may_hold(literal)
