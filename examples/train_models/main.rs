@@ -20,6 +20,15 @@ fn main() {
         println!("{}", training::tune(root));
         return;
     }
+    // The models read the words of the vocabulary only: a vocabulary that changes changes what
+    // the compiled-in code reads, so it is written first and training runs again on it.
+    let vocabulary = training::vocabulary(root);
+    if vocabulary != ocmem::domain::capture::explicit::vocabulary::compiled() {
+        let path = ocmem::domain::capture::explicit::vocabulary::FILE;
+        std::fs::write(root.join(path), vocabulary).unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("{path} changed: build and run train_models again to train on it");
+        std::process::exit(2);
+    }
     let trained = training::train_all(root);
     for model in &trained {
         std::fs::write(root.join(model.path), &model.bytes)

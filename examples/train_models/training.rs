@@ -85,7 +85,7 @@ fn gate_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec<Exam
             let candidate = candidate_of(case)?;
             let hits = candidates::rule_hits(&candidate.text);
             let input = gate_model::input(&candidate, &hits);
-            let class = usize::from(!case.keep);
+            let class = gate_model::class_of(case.keep, &case.kind);
             Some(Example::new(&input, gate_model::BITS, class, 1.0))
         })
         .collect()
@@ -93,7 +93,10 @@ fn gate_examples<'a>(cases: impl Iterator<Item = &'a CandidateCase>) -> Vec<Exam
 
 pub fn train_gate(cases: &[CandidateCase]) -> Vec<u8> {
     let examples = gate_examples(cases.iter().filter(|c| !is_test(&c.id)));
-    train(&examples, options(2, gate_model::BITS))
+    train(
+        &examples,
+        options(gate_model::CLASSES.len(), gate_model::BITS),
+    )
 }
 
 /// The whole gate with `weights` on `cases`: durable facts kept, junk rejected, by language
@@ -178,8 +181,9 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
     knobs: Knobs,
-) -> (Vec<Example>, Vec<Example>, Vec<Example>) {
-    let (mut sentence, mut span, mut kind) = (Vec::new(), Vec::new(), Vec::new());
+) -> (Vec<Example>, Vec<Example>, Vec<Example>, Vec<Example>) {
+    let (mut sentence, mut ruled, mut span, mut kind) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // The walk types memories with weights; the labels give the type, so these do not matter.
     let untrained = learned::models().kind;
     for case in cases {
@@ -200,9 +204,14 @@ fn explicit_examples<'a>(
                     })
                     .collect();
                 let chosen = right.iter().position(|&r| r);
-                sentence.push(Example::new(
+                let (examples, bits) = if explicit::is_ruled(sentence_input) {
+                    (&mut ruled, learned::RULED_BITS)
+                } else {
+                    (&mut sentence, learned::BITS)
+                };
+                examples.push(Example::new(
                     sentence_input,
-                    learned::BITS,
+                    bits,
                     usize::from(chosen.is_some()),
                     if chosen.is_some() {
                         knobs.positive
@@ -247,7 +256,7 @@ fn explicit_examples<'a>(
             },
         );
     }
-    (sentence, span, kind)
+    (sentence, ruled, span, kind)
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
@@ -298,10 +307,14 @@ pub const KNOBS: Knobs = Knobs {
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
 pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
-    statements_taken_at(explicit::SENTENCE_ODDS, models, cases)
+    statements_taken_at(explicit::ODDS, models, cases)
 }
 
-pub fn statements_taken_at(odds: f64, models: &learned::Models, cases: &[&CandidateCase]) -> Score {
+pub fn statements_taken_at(
+    odds: explicit::Odds,
+    models: &learned::Models,
+    cases: &[&CandidateCase],
+) -> Score {
     let mut score = Score::default();
     for case in cases {
         let Some(candidate) = candidate_of(case) else {
@@ -333,6 +346,7 @@ fn statement_examples<'a>(
                 is_question: false,
                 rule_in_sentence: !explicit::rule_capture(&candidate.text).memories.is_empty(),
                 rule_points_here: false,
+                read_with_previous: false,
             };
             Some(Example::new(
                 &learned::sentence_input(&context),
@@ -344,7 +358,17 @@ fn statement_examples<'a>(
         .collect()
 }
 
-pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
+/// The explicit models of weights `sentence`, `ruled`, `span` and `kind`.
+fn models_of(sentence: &[u8], ruled: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
+    learned::Models {
+        sentence: Weights::parse(leak(sentence), 2).unwrap(),
+        ruled: Weights::parse(leak(ruled), 2).unwrap(),
+        span: Weights::parse(leak(span), 2).unwrap(),
+        kind: Weights::parse(leak(kind), learned::TYPES.len()).unwrap(),
+    }
+}
+
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 4] {
     train_explicit_with(KNOBS, cases, statements)
 }
 
@@ -352,8 +376,8 @@ pub fn train_explicit_with(
     knobs: Knobs,
     cases: &[MessageCase],
     statements: &[CandidateCase],
-) -> [Vec<u8>; 3] {
-    let (mut sentence, span, kind) =
+) -> [Vec<u8>; 4] {
+    let (mut sentence, ruled, span, kind) =
         explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
@@ -363,6 +387,7 @@ pub fn train_explicit_with(
     }
     [
         train(&sentence, options(2, learned::BITS)),
+        train(&ruled, options(2, learned::RULED_BITS)),
         train(&span, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
     ]
@@ -370,11 +395,11 @@ pub fn train_explicit_with(
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
 pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
-    score_explicit_at(explicit::SENTENCE_ODDS, models, cases)
+    score_explicit_at(explicit::ODDS, models, cases)
 }
 
 pub fn score_explicit_at(
-    odds: f64,
+    odds: explicit::Odds,
     models: &learned::Models,
     cases: &[&MessageCase],
 ) -> (Score, Score) {
@@ -426,6 +451,35 @@ pub fn score_explicit_at(
     (by_language, by_kind)
 }
 
+// ─── The vocabulary ─────────────────────────────────────────────────────────────────────────
+
+/// The words the sentence and span models read as themselves (see `explicit::vocabulary`):
+/// those of at least `MIN_MESSAGES` training messages, and the trigger tables' words; sorted,
+/// one a line.
+pub fn vocabulary(root: &Path) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for case in corpus::messages(root).iter().filter(|c| !is_test(&c.id)) {
+        let mut seen: Vec<String> = ocmem::domain::base::classifier::tokens(&case.message);
+        seen.sort();
+        seen.dedup();
+        for token in seen {
+            *counts.entry(token).or_default() += 1;
+        }
+    }
+    let mut words: Vec<String> = counts
+        .into_iter()
+        .filter(|(_, n)| *n >= explicit::vocabulary::MIN_MESSAGES)
+        .map(|(word, _)| word)
+        .collect();
+    for word in explicit::spelling::trigger_words() {
+        words.extend(ocmem::domain::base::classifier::tokens(word));
+    }
+    words.retain(|w| w != "_");
+    words.sort();
+    words.dedup();
+    words.iter().map(|w| format!("{w}\n")).collect()
+}
+
 // ─── All ───────────────────────────────────────────────────────────────────────────────────
 
 pub fn train_all(root: &Path) -> Vec<Trained> {
@@ -434,7 +488,7 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     let mut out = Vec::new();
 
     let bytes = train_gate(&candidate_cases);
-    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let weights = Weights::parse(leak(&bytes), gate_model::CLASSES.len()).unwrap();
     let test: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_gate(&weights, &test);
     out.push(Trained {
@@ -456,16 +510,17 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
-    let models = learned::Models {
-        sentence: Weights::parse(leak(&sentence), 2).unwrap(),
-        span: Weights::parse(leak(&span), 2).unwrap(),
-        kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
-    };
+    let [sentence, ruled, span, kind] = train_explicit(&message_cases, &candidate_cases);
+    let models = models_of(&sentence, &ruled, &span, &kind);
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
     let statements: Vec<&CandidateCase> =
         candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    out.push(Trained {
+        path: learned::RULED_WEIGHTS_FILE,
+        bytes: ruled,
+        report: String::new(),
+    });
     out.push(Trained {
         path: learned::SENTENCE_WEIGHTS_FILE,
         bytes: sentence,
@@ -529,8 +584,11 @@ pub fn learning_curves(root: &Path) -> String {
             .map(|(_, c)| c.clone())
             .take(n.max(1))
             .collect();
-        let bytes = train(&gate_examples(subset.iter()), options(2, gate_model::BITS));
-        let weights = Weights::parse(leak(&bytes), 2).unwrap();
+        let bytes = train(
+            &gate_examples(subset.iter()),
+            options(gate_model::CLASSES.len(), gate_model::BITS),
+        );
+        let weights = Weights::parse(leak(&bytes), gate_model::CLASSES.len()).unwrap();
         let (_, by_kind) = score_gate(&weights, &test);
         let (mut kept, mut rejected) = ((0, 0), (0, 0));
         for (key, &(right, all)) in by_kind.rows() {
@@ -564,12 +622,8 @@ pub fn learning_curves(root: &Path) -> String {
             .filter(|(i, _)| (i * share) % 100 < share || share == 100)
             .map(|(_, c)| c.clone())
             .collect();
-        let [sentence, span, kind] = train_explicit(&subset, &corpus::candidates(root));
-        let models = learned::Models {
-            sentence: Weights::parse(leak(&sentence), 2).unwrap(),
-            span: Weights::parse(leak(&span), 2).unwrap(),
-            kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
-        };
+        let [sentence, ruled, span, kind] = train_explicit(&subset, &corpus::candidates(root));
+        let models = models_of(&sentence, &ruled, &span, &kind);
         let (by_language, _) = score_explicit(&models, &test);
         let (mut recall, mut precision) = ((0, 0), (0, 0));
         for (key, &(right, all)) in by_language.rows() {
@@ -599,10 +653,11 @@ pub fn learning_curves(root: &Path) -> String {
 /// reads, with the phrase tables' alone for comparison.
 pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let bytes = |path: &str| leak(&trained.iter().find(|t| t.path == path).unwrap().bytes);
-    let gate = Weights::parse(bytes(gate_model::WEIGHTS_FILE), 2).unwrap();
+    let gate = Weights::parse(bytes(gate_model::WEIGHTS_FILE), gate_model::CLASSES.len()).unwrap();
     let recall = Weights::parse(bytes(recall_model::WEIGHTS_FILE), 2).unwrap();
     let models = learned::Models {
         sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
+        ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
@@ -646,7 +701,7 @@ pub fn tune(root: &Path) -> String {
     let mut out = String::new();
     let candidate_cases = corpus::candidates(root);
     let bytes = train_gate(&candidate_cases);
-    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let weights = Weights::parse(leak(&bytes), gate_model::CLASSES.len()).unwrap();
     let dev: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     let _ = writeln!(out, "candidate gate on {} development lines", dev.len());
     for junk_odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
@@ -674,31 +729,32 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for positive in [1.0, 2.0] {
-        for statement_weight in [0.0, 0.1] {
+    for positive in [1.0] {
+        for statement_weight in [0.0] {
             let knobs = Knobs {
                 positive,
                 statements: statement_weight,
             };
-            let [sentence, span, kind] =
+            let [sentence, ruled, span, kind] =
                 train_explicit_with(knobs, &message_cases, &candidate_cases);
-            let models = learned::Models {
-                sentence: Weights::parse(leak(&sentence), 2).unwrap(),
-                span: Weights::parse(leak(&span), 2).unwrap(),
-                kind: Weights::parse(leak(&kind), learned::TYPES.len()).unwrap(),
-            };
+            let models = models_of(&sentence, &ruled, &span, &kind);
             {
-                for odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
+                for (unruled, ruled) in [0.8, 0.9]
+                    .into_iter()
+                    .flat_map(|u| [0.02, 0.05, 0.1, 0.2, 0.3].into_iter().map(move |r| (u, r)))
+                {
+                    let odds = explicit::Odds { unruled, ruled };
                     let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
                     let lines = statements_taken_at(odds, &models, &statements);
                     let _ = writeln!(
                         out,
-                        "  positive {positive:.0} statements {statement_weight:.1} odds {odds:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}), candidate lines left alone {:.3}",
+                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}/{ruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
                         rate_of(&by_language, " recall").0,
                         rate_of(&by_language, " precision").0,
                         rate_of(&by_language, " type").0,
                         rate_of(&by_kind, "nothing taken").0,
                         by_kind.rate("statement nothing taken"),
+                        by_kind.rate("one-off nothing taken"),
                         rate_of(&lines, "nothing taken").0,
                     );
                 }

@@ -71,12 +71,16 @@ pub fn message(text: &str) -> MessageReport {
     let models = learned::models();
     let mut sentences = Vec::new();
     // Every sentence is proposed, so that the report shows what each one would have given.
-    let captured = explicit::walk(
+    explicit::walk(
         text,
         &models.kind,
         |_| true,
         |sentence, scored| {
-            let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
+            let (asks, asks_why) = learned::explain(
+                explicit::model_of(&models, sentence),
+                sentence,
+                TOP_FEATURES,
+            );
             let best = scored
                 .iter()
                 .enumerate()
@@ -117,8 +121,7 @@ pub fn message(text: &str) -> MessageReport {
             sentences.push(SentenceVerdict {
                 sentence: sentence_text,
                 asks: Decision {
-                    verdict: explicit::is_ruled(sentence)
-                        || explicit::asks_at(explicit::SENTENCE_ODDS, &models, sentence),
+                    verdict: explicit::asks(&models, sentence),
                     probability: round(asks.probability(1)),
                     features: features(asks_why),
                 },
@@ -129,6 +132,9 @@ pub fn message(text: &str) -> MessageReport {
         },
     );
     let (recall, why) = recall_model::explain(text, TOP_FEATURES);
+    // What capture keeps: the models' choices above, and what the tables took that no
+    // proposal can give.
+    let captured = explicit::capture_counted(text);
     MessageReport {
         memories: captured
             .memories
@@ -165,6 +171,8 @@ pub struct CandidateReport {
     pub rejection: Option<(&'static str, &'static str)>,
     pub rules: Vec<&'static str>,
     pub junk: Decision,
+    /// The kind of junk the model finds likeliest, whose features `junk` lists.
+    pub junk_kind: &'static str,
 }
 
 /// The candidate of `line` (`- [type] text`, or bare text read as a project fact).
@@ -178,17 +186,18 @@ pub fn candidate(line: &str) -> CandidateReport {
     });
     let hits = candidates::rule_hits(&candidate.text);
     let verdict = candidates::gate(&candidate);
-    let (prediction, why) = candidates::model::explain(&candidate, &hits, TOP_FEATURES);
+    let (prediction, kind, why) = candidates::model::explain(&candidate, &hits, TOP_FEATURES);
     CandidateReport {
         line: candidate.line.clone(),
         kept: verdict.is_ok(),
         rejection: verdict.err().map(|r| (r.name(), r.reason())),
         rules: hits.iter().map(|r| r.name()).collect(),
         junk: Decision {
-            verdict: prediction.probability(1) > 0.5,
-            probability: round(prediction.probability(1)),
+            verdict: candidates::model::junk_probability(&prediction) > 0.5,
+            probability: round(candidates::model::junk_probability(&prediction)),
             features: features(why),
         },
+        junk_kind: candidates::model::CLASSES[kind],
     }
 }
 
@@ -266,7 +275,10 @@ impl CandidateReport {
             self.rules.join(", ")
         };
         out.push_str(&format!("rules that matched: {rules}\n"));
-        out.push_str(&format!("model: p(junk) = {:.3}\n", self.junk.probability));
+        out.push_str(&format!(
+            "model: p(junk) = {:.3}, likeliest kind {}\n",
+            self.junk.probability, self.junk_kind
+        ));
         feature_lines(&mut out, &self.junk.features);
         out
     }

@@ -89,7 +89,71 @@ fn is_unspaced(c: char) -> bool {
 /// each share a weight of one over the square root of their count, so a long text does not
 /// outweigh a short one.
 pub fn each_feature(text: &str, field: Field, sink: &mut impl FeatureSink) {
+    each_feature_known(text, field, None, sink);
+}
+
+/// Which words a masked input reads as themselves: any other word is read as `_`, so that what a
+/// sentence is about weighs nothing and only how it is said counts.
+pub type Known = fn(&str) -> bool;
+
+/// The words of `text` as features see them (folded; each character of unspaced script alone).
+pub fn tokens(text: &str) -> Vec<String> {
     let normal = normalise(text);
+    let mut out = Vec::new();
+    for_each_token(&normal, |token, _| out.push(token.to_string()));
+    out
+}
+
+/// Calls `f` with each token of the normalised text and its byte offset.
+fn for_each_token(normal: &str, mut f: impl FnMut(&str, usize)) {
+    let is_word = |c: char| (c.is_alphanumeric() || c == '\'' || c == '_') && !is_unspaced(c);
+    let mut start: Option<usize> = None;
+    for (at, c) in normal.char_indices() {
+        if is_word(c) {
+            start.get_or_insert(at);
+            continue;
+        }
+        if let Some(from) = start.take() {
+            f(&normal[from..at], from);
+        }
+        if is_unspaced(c) {
+            f(&normal[at..at + c.len_utf8()], at);
+        }
+    }
+    if let Some(from) = start {
+        f(&normal[from..], from);
+    }
+}
+
+/// `normal` with every token `known` refuses as `_`, a run of them in unspaced script as one.
+fn masked(normal: &str, known: Known) -> String {
+    let mut out = String::with_capacity(normal.len());
+    let mut copied = 0;
+    for_each_token(normal, |token, at| {
+        if known(token) {
+            return;
+        }
+        out.push_str(&normal[copied..at]);
+        if !(out.ends_with('_') && token.chars().all(is_unspaced)) {
+            out.push('_');
+        }
+        copied = at + token.len();
+    });
+    out.push_str(&normal[copied..]);
+    out
+}
+
+/// `each_feature`, reading only the words `known` accepts when it is given.
+pub fn each_feature_known(
+    text: &str,
+    field: Field,
+    known: Option<Known>,
+    sink: &mut impl FeatureSink,
+) {
+    let normal = match known {
+        Some(known) => masked(&normalise(text), known),
+        None => normalise(text),
+    };
     let bounds: Vec<usize> = normal
         .char_indices()
         .map(|(i, _)| i)

@@ -3,7 +3,7 @@
 //! class for the bias and for every hash bucket, little-endian. `Weights::parse` only checks
 //! the header: the bytes are read in place where the binary holds them.
 
-use super::features::{each_feature, FeatureSink, Field};
+use super::features::{each_feature_known, FeatureSink, Field, Known};
 
 const MAGIC: &[u8; 4] = b"OCML";
 const VERSION: u8 = 1;
@@ -122,15 +122,23 @@ impl FeatureSink for Scorer<'_> {
 }
 
 /// The input of one decision: texts in fields, and named features.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Input<'a> {
     pub texts: Vec<(Field, &'a str)>,
     pub named: Vec<&'a str>,
+    /// The words the texts are read by, when only some are (see `features::Known`).
+    pub known: Option<Known>,
 }
 
 impl<'a> Input<'a> {
     pub fn text(mut self, field: Field, text: &'a str) -> Self {
         self.texts.push((field, text));
+        self
+    }
+
+    /// Reads the texts by the words `known` accepts only.
+    pub fn masked(mut self, known: Known) -> Self {
+        self.known = Some(known);
         self
     }
 
@@ -150,7 +158,7 @@ impl<'a> Input<'a> {
     /// Calls `sink` with every feature of the input.
     pub fn each_feature(&self, sink: &mut impl FeatureSink) {
         for (field, text) in &self.texts {
-            each_feature(text, *field, sink);
+            each_feature_known(text, *field, self.known, sink);
         }
         for name in &self.named {
             sink.feature(Field::Named, b'n', &[name], 1.0);

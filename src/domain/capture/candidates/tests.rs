@@ -731,12 +731,30 @@ fn the_model_rejects_what_no_rule_matched_only_past_its_odds() {
             "{text}"
         );
     }
-    // A line the model leans towards junk, short of its odds, is kept.
-    let text = "opencode uses npm cache for plugin loading";
-    let leaning = candidate(MemoryType::Feedback, text);
-    let p = model::predict_with(&model::weights(), &leaning, &rule_hits(text)).probability(1);
-    assert!(p > 0.5 && p < JUNK_ODDS, "{p}");
-    assert_eq!(gate(&leaning), Ok(()));
+    // What no rule matched is rejected exactly when the model gives junk more than its odds.
+    for (kind, text) in [
+        (
+            MemoryType::Feedback,
+            "opencode uses npm cache for plugin loading",
+        ),
+        (MemoryType::Feedback, "Readable code is easier to debug"),
+        (MemoryType::Project, "Users appreciate fast page loads"),
+        (
+            MemoryType::Project,
+            "The parse function takes a &str and returns a Result",
+        ),
+    ] {
+        let line = candidate(kind, text);
+        let hits = rule_hits(text);
+        assert!(hits.is_empty(), "{text}");
+        let p = model::junk_probability(&model::predict_with(&model::weights(), &line, &hits));
+        let expected = if p > JUNK_ODDS {
+            Err(Rejection::NotDurable)
+        } else {
+            Ok(())
+        };
+        assert_eq!(gate(&line), expected, "{text}: {p}");
+    }
 }
 
 #[test]
@@ -780,4 +798,57 @@ fn a_line_repeating_the_sessions_open_error_or_active_file_is_refused() {
         "Invoices are rounded to cents in src/billing/invoice.ts before tax is added",
     );
     assert_ne!(gate_in(&fact, hot), Err(Rejection::HotState));
+}
+
+#[test]
+fn a_line_naming_something_of_this_project_is_specific() {
+    assert_eq!(
+        model::specificity("Readable code is easier to debug"),
+        "specific:none"
+    );
+    assert_eq!(
+        model::specificity("好的日志能在排查问题时省很多时间"),
+        "specific:none"
+    );
+    assert_eq!(
+        model::specificity("Logs go to the audit_log table"),
+        "specific:one"
+    );
+    assert_eq!(
+        model::specificity("Run `make proof` before tagging v2.1 in CI"),
+        "specific:many"
+    );
+    for word in [
+        "src/main.rs",
+        "audit_log",
+        "parseConfig",
+        "v2",
+        "UTC",
+        "a.b",
+        "#chan",
+        "x=1",
+    ] {
+        assert!(model::is_specific(word), "{word}");
+    }
+    for word in ["Readable", "code", "easier", "Über", "テスト"] {
+        assert!(!model::is_specific(word), "{word}");
+    }
+}
+
+#[test]
+fn each_kind_of_junk_is_a_class_of_its_own() {
+    assert_eq!(model::class_of(true, "platitude"), 0);
+    assert_eq!(
+        model::CLASSES[model::class_of(false, "platitude")],
+        "platitude"
+    );
+    assert_eq!(model::CLASSES[model::class_of(false, "phase")], "phase");
+    assert_eq!(
+        model::CLASSES[model::class_of(false, "no such kind")],
+        "other"
+    );
+    let platitude = candidate(MemoryType::Feedback, "Code quality is important");
+    let prediction = model::predict_with(&model::weights(), &platitude, &[]);
+    assert!(model::junk_probability(&prediction) > JUNK_ODDS);
+    assert_eq!(model::CLASSES[model::junk_kind(&prediction)], "platitude");
 }

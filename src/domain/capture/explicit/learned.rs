@@ -13,12 +13,17 @@ use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, We
 use crate::domain::memory::kind::MemoryType;
 
 use super::scan::{list_item, sentences};
+use super::spelling;
+use super::vocabulary;
 
 /// Whether a sentence asks to keep a memory (the sentence model), and whether a proposal is
 /// where that memory is (the span model).
 pub const CLASSES: [&str; 2] = ["no", "yes"];
 pub const BITS: u32 = 16;
 pub const SENTENCE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/sentence.weights";
+pub const RULED_WEIGHTS_FILE: &str = "src/domain/capture/explicit/ruled.weights";
+/// The ruled model reads few sentences (those the tables took from): fewer buckets.
+pub const RULED_BITS: u32 = 14;
 pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
 pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
 /// The memory types, in the type model's order.
@@ -30,13 +35,19 @@ pub const TYPES: [MemoryType; 4] = [
 ];
 pub const TYPE_BITS: u32 = 15;
 static SENTENCE_WEIGHTS: &[u8] = include_bytes!("sentence.weights");
+static RULED_WEIGHTS: &[u8] = include_bytes!("ruled.weights");
 static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
 static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
 
-/// The three models of explicit capture.
+/// The models of explicit capture.
 #[derive(Debug, Clone, Copy)]
 pub struct Models {
+    /// Whether a sentence the phrase tables took nothing from asks to keep a memory.
     pub sentence: Weights,
+    /// Whether a sentence the tables took a memory from (or that points at one) asks to keep
+    /// it, rather than asking a one-off for the task at hand: learned from such sentences
+    /// alone, so that it weighs what sets a one-off apart, not what makes a trigger.
+    pub ruled: Weights,
     pub span: Weights,
     pub kind: Weights,
 }
@@ -44,6 +55,7 @@ pub struct Models {
 pub fn models() -> Models {
     Models {
         sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
+        ruled: Weights::compiled(RULED_WEIGHTS, 2),
         span: Weights::compiled(SPAN_WEIGHTS, 2),
         kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
     }
@@ -61,15 +73,20 @@ pub struct SentenceContext<'a> {
     pub is_question: bool,
     pub rule_in_sentence: bool,
     pub rule_points_here: bool,
+    /// Whether the sentence before gave a memory reading this one as the sentence after it:
+    /// then this one is most often its pointer ("Remember that decision please").
+    pub read_with_previous: bool,
 }
 
 pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
     let mut input = Input::default()
+        .masked(vocabulary::is_known)
         .text(Field::Whole, context.sentence)
         .named_if(context.rule_in_sentence, "rule:sentence")
         .named_if(context.rule_points_here, "rule:pointed-at")
         .named_if(context.is_question, "question")
         .named_if(context.list_follows, "list-follows")
+        .named_if(context.read_with_previous, "read-with-previous")
         .named_if(boundaries(context.sentence).len() < POINTER_REACH, "short");
     // Its opening and its ending on their own: that is where a trigger stands.
     let sentence = context.sentence.trim();
@@ -83,6 +100,12 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
         .nth(EDGE_CHARS)
         .map_or(sentence, |(at, _)| &sentence[at..]);
     input = input.text(Field::Head, opening).text(Field::Tail, ending);
+    for word in spelling::corrections(opening) {
+        input = input.text(Field::Head, word);
+    }
+    for word in spelling::corrections(ending) {
+        input = input.text(Field::Tail, word);
+    }
     if let Some(before) = context.before {
         input = input.text(Field::Before, before);
     }
@@ -92,11 +115,31 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
     input
 }
 
+/// The clause of `sentence` whose memory starts at byte `at`: from the last mark before it that
+/// words follow before `at` (the trigger's own words: ", y recuerda que …"), or the whole
+/// sentence. A request to remember stands in its own clause, and the task asked in the clause
+/// before ("Fix the typo in the header, and remember …") does not make it a one-off.
+pub fn clause_before(sentence: &str, at: usize) -> &str {
+    let before = &sentence[..at];
+    let mut cut = 0;
+    for (mark_at, mark) in before.match_indices(CLAUSE_MARKS) {
+        let between = &before[mark_at + mark.len()..];
+        if between.chars().any(char::is_alphanumeric) {
+            cut = mark_at + mark.len();
+        }
+    }
+    sentence[cut..].trim_start()
+}
+
+/// What ends a clause.
+const CLAUSE_MARKS: &[char] = &[',', '，', ';', '；', '、', '—', '–', ':', '：'];
+
 /// How much of a sentence's opening and ending the sentence model reads apart.
 const EDGE_CHARS: usize = 24;
 
-/// What the type model reads: the memory, the sentence it came from, and the type the rules of
-/// `kind.rs` give it.
+/// What the type model reads: the memory (its words and its characters: a type is about what
+/// the memory says), what its sentence says around it (the trigger: "record this decision"),
+/// and the type the rules of `kind.rs` give it.
 pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -> Input<'a> {
     let rule = match rule_type {
         MemoryType::Feedback => "rule:feedback",
@@ -104,10 +147,17 @@ pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -
         MemoryType::Decision => "rule:decision",
         MemoryType::Reference => "rule:reference",
     };
-    Input::default()
+    let input = Input::default()
         .text(Field::Body, text)
-        .text(Field::Whole, sentence)
-        .named(rule)
+        .text(Field::Whole, text)
+        .named(rule);
+    match sentence.find(text) {
+        Some(at) => {
+            let (before, after) = (&sentence[..at], &sentence[at + text.len()..]);
+            input.text(Field::Head, before).text(Field::Tail, after)
+        }
+        None => input.text(Field::Head, sentence),
+    }
 }
 
 /// The type of a memory of `text` from `sentence`.
@@ -305,6 +355,7 @@ pub fn proposals<'a>(
 /// text, `rule_in_sentence` whether they took anything from the sentence.
 pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: bool) -> Input<'a> {
     let mut input = Input::default()
+        .masked(vocabulary::is_known)
         .named_if(rule_took, "rule:took")
         .named_if(rule_in_sentence, "rule:sentence")
         .named_if(proposal.head.is_empty(), "head:none")
@@ -320,11 +371,27 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
                 .starts_with([',', '，', '、', '-', '—', '(']),
             "tail:comma",
         );
+    input = input
+        .named(edge_shape(proposal.head, true))
+        .named(edge_shape(proposal.tail, false))
+        .named_if(
+            match &proposal.body {
+                Body::Span(text) | Body::Before(text) => text.trim_end().ends_with([':', '：']),
+                Body::Items(_) => false,
+            },
+            "body:announces",
+        );
     if !proposal.head.is_empty() {
         input = input.text(Field::Head, proposal.head);
+        for word in spelling::corrections(proposal.head) {
+            input = input.text(Field::Head, word);
+        }
     }
     if !proposal.tail.is_empty() {
         input = input.text(Field::Tail, proposal.tail);
+        for word in spelling::corrections(proposal.tail) {
+            input = input.text(Field::Tail, word);
+        }
     }
     if !proposal.next.is_empty() {
         input = input.named("next").text(Field::Whole, proposal.next);
@@ -339,6 +406,38 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             }
             input
         }
+    }
+}
+
+/// The shape of what a proposal leaves out before its memory (`head`) or after it: its length
+/// and whether it is cut at a mark. A trigger is cut from its memory by a mark or a space; a
+/// short opening cut at neither ("天" of "天文馆…") splits a word of unspaced script.
+fn edge_shape(edge: &str, head: bool) -> &'static str {
+    let edge = edge.trim();
+    let chars = edge.chars().count();
+    let marked = if head {
+        edge.ends_with(MARKS) || edge.ends_with(['.', '!', '！', '。', '…'])
+    } else {
+        edge.starts_with(MARKS) || edge.starts_with(['.', '!', '！', '。', '…'])
+    };
+    let unspaced = if head {
+        edge.chars().next_back().is_some_and(is_unspaced)
+    } else {
+        edge.chars().next().is_some_and(is_unspaced)
+    };
+    match (head, chars, marked, unspaced) {
+        (true, 0, _, _) => "head:shape:none",
+        (false, 0, _, _) => "tail:shape:none",
+        (true, _, true, _) => "head:shape:marked",
+        (false, _, true, _) => "tail:shape:marked",
+        (true, 1..=3, false, true) => "head:shape:short-unspaced",
+        (false, 1..=3, false, true) => "tail:shape:short-unspaced",
+        (true, 1..=3, false, false) => "head:shape:short",
+        (false, 1..=3, false, false) => "tail:shape:short",
+        (true, 4..=12, false, _) => "head:shape:mid",
+        (false, 4..=12, false, _) => "tail:shape:mid",
+        (true, _, false, _) => "head:shape:long",
+        (false, _, false, _) => "tail:shape:long",
     }
 }
 

@@ -33,8 +33,10 @@ pub mod learned;
 pub mod recall;
 pub mod recall_model;
 mod scan;
+pub mod spelling;
 mod text;
 mod triggers;
+pub mod vocabulary;
 
 use std::collections::HashSet;
 
@@ -83,34 +85,70 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
-    capture_with(SENTENCE_ODDS, &learned::models(), message)
+    capture_with(ODDS, &learned::models(), message)
 }
 
-/// `capture_counted` with the odds `odds` and the models `models`. The phrase tables'
-/// memories come first, as they take them: on the forms they were written for they are rarely
-/// wrong, and they hold what a user relies on ("remember this: …"). The models then read every
-/// sentence the tables took nothing from and do not point at, for the wording no table knows:
-/// such a sentence yields a memory when the sentence model gives it more than `odds`, and the
-/// span model chooses which text is the memory.
-pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
+/// `capture_counted` with the odds `odds` and the models `models`. Every readable sentence is
+/// read by the models, and the phrase tables' hits are among what they read: a sentence the
+/// tables took a memory from (or that points at one) yields a memory when the sentence model
+/// gives it more than `odds.ruled`, low, so that the tables' forms stay taken and a one-off
+/// for the task at hand ("remember to push this branch") is not; any other sentence when it
+/// gives more than `odds.unruled`. The span model then chooses which text is the memory, and
+/// may prefer another to the tables' ("Remember that decision please" points back, it does
+/// not hold the memory). A memory the tables took that no proposal can give (the next
+/// line's sentence under "Remember this:") is kept as they took it.
+pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Captured {
     let text = readable_text(message);
-    let rules = rules_over(&text);
+    // Every memory the tables take, past the limit too: the models read them all, and the
+    // limit applies once, to what they keep.
+    let rules = rules_over(&text, usize::MAX);
+    let mut decided: HashSet<String> = HashSet::new();
     let learned = walk_read(
         &text,
         &rules,
         &models.kind,
-        |sentence| !is_ruled(sentence) && asks_at(odds, models, sentence),
+        &mut decided,
+        |sentence| {
+            let at = if is_ruled(sentence) {
+                odds.ruled
+            } else {
+                odds.unruled
+            };
+            asks_at(at, models, sentence)
+        },
         |_, scored| best_span(models, scored),
     );
     let mut memories = Collector::default();
-    for memory in rules.memories.into_iter().chain(learned.memories) {
+    let undecided = rules
+        .memories
+        .into_iter()
+        .filter(|memory| !decided.contains(&memory.text));
+    for memory in undecided.chain(learned.memories) {
         memories.keep(memory.scope, memory.kind, memory.text);
     }
     Captured {
         memories: memories.kept,
-        dropped: memories.dropped + rules.dropped + learned.dropped,
+        dropped: memories.dropped,
     }
 }
+
+/// The probabilities the sentence model must give a sentence for it to yield a memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Odds {
+    /// A sentence the phrase tables took nothing from: well above even odds, since a user
+    /// states facts all the time without asking to keep them.
+    pub unruled: f64,
+    /// A sentence the tables took a memory from, or that points at one: low, so that only what
+    /// the model is sure is not a memory (a one-off for the task) is left out.
+    pub ruled: f64,
+}
+
+/// The odds of `capture`, chosen on the training data's development split by
+/// `train_models --tune`, never on the test split.
+pub const ODDS: Odds = Odds {
+    unruled: 0.9,
+    ruled: 0.3,
+};
 
 /// Whether the phrase tables took a memory from the sentence, or from the text it points at.
 pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
@@ -120,39 +158,55 @@ pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
         .any(|name| matches!(*name, "rule:sentence" | "rule:pointed-at"))
 }
 
-/// The probability the sentence model must give a sentence the phrase tables took nothing
-/// from for it to yield a memory: well above even odds, since a user states facts all the
-/// time without asking to keep them. Chosen on the training data's development split by
-/// `train_models --tune`, never on the test split.
-pub const SENTENCE_ODDS: f64 = 0.9;
-
 /// One proposal of a sentence, as the model reads it, with the memories it would give.
 pub struct Scored<'a> {
     pub input: crate::domain::base::classifier::Input<'a>,
     pub memories: Vec<(Addressee, String)>,
 }
 
-/// The proposal the models take from a sentence the phrase tables do not recognise (see
-/// `capture_with`): none unless the sentence model gives it more than `SENTENCE_ODDS`; then
-/// the one the span model ranks first.
+/// The proposal the models take from a sentence (see `capture_with`): none unless the sentence
+/// model gives it more than its odds; then the one the span model ranks first.
 pub fn choose(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
-    if is_ruled(sentence) || !asks_at(SENTENCE_ODDS, models, sentence) {
+    if !asks(models, sentence) {
         return None;
     }
     best_span(models, scored)
 }
 
-/// Whether the sentence model gives `sentence` more than the odds `odds`.
+/// Whether the sentence model gives `sentence` more than its odds in `capture`.
+pub fn asks(models: &learned::Models, sentence: &crate::domain::base::classifier::Input) -> bool {
+    let at = if is_ruled(sentence) {
+        ODDS.ruled
+    } else {
+        ODDS.unruled
+    };
+    asks_at(at, models, sentence)
+}
+
+/// Whether the model of `sentence` (the ruled model for a sentence the tables took from, the
+/// sentence model for any other) gives it more than the odds `odds`.
 pub fn asks_at(
     odds: f64,
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
 ) -> bool {
-    models.sentence.predict(sentence).probability(1) > odds
+    model_of(models, sentence).predict(sentence).probability(1) > odds
+}
+
+/// The model that reads `sentence`.
+pub fn model_of<'m>(
+    models: &'m learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+) -> &'m crate::domain::base::classifier::Weights {
+    if is_ruled(sentence) {
+        &models.ruled
+    } else {
+        &models.sentence
+    }
 }
 
 /// The proposal the span model likes best, of those that give a memory.
@@ -181,8 +235,8 @@ pub fn walk(
     choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let text = readable_text(message);
-    let rules = rules_over(&text);
-    walk_read(&text, &rules, kinds, asks, choose)
+    let rules = rules_over(&text, usize::MAX);
+    walk_read(&text, &rules, kinds, &mut HashSet::new(), asks, choose)
 }
 
 /// `message` as capture reads it: without invisible characters, a host's repeated context
@@ -193,22 +247,28 @@ fn readable_text(message: &str) -> String {
     strip_private(&unwrapped).into_owned()
 }
 
-/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`.
+/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`; the texts of
+/// the tables' memories that some sentence walked holds or points at go into `decided`.
 fn walk_read(
     text: &str,
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
+    decided: &mut HashSet<String>,
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
-    let mut memories = Collector::default();
+    // Every memory: the caller keeps the first ones.
+    let mut memories = Collector::with_limit(usize::MAX);
     let mut previous: Option<&str> = None;
     // Whether the previous sentence gave a memory: then a pointer after it ("X. Remember
     // that.") was read with it, and points at nothing more.
     let mut previous_taken = false;
+    // Whether the previous sentence's memory was chosen reading this one as its next
+    // ("X. Remember that decision please."): this one was read with it already.
+    let mut read_next = false;
     let mut index = 0;
     while index < lines.len() {
         let line = lines[index];
@@ -230,28 +290,61 @@ fn walk_read(
             let pointed_at = if previous_taken { None } else { previous };
             let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
-            let rule_points_here = rule_texts
+            let mut rule_points_here = false;
+            for &t in &rule_texts {
+                let here = sentence.contains(t);
+                // The sentence before holds a memory this one points at only when this one
+                // holds none of its own: "remember this: X" after "remember this: Y" does not
+                // point back at Y.
+                let pointed = next.contains(t)
+                    || items.iter().any(|i| i.contains(t))
+                    || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)));
+                if here || pointed {
+                    decided.insert(t.to_string());
+                }
+                rule_points_here |= pointed;
+            }
+            let asked_in = rule_texts
                 .iter()
-                .any(|t| next.contains(t) || items.iter().any(|i| i.contains(t)))
-                || previous.is_some_and(|p| rule_texts.iter().any(|t| p.contains(t)));
+                .find_map(|t| sentence.find(t))
+                .map_or(sentence, |at| learned::clause_before(sentence, at));
             let context = learned::SentenceContext {
-                sentence,
+                sentence: asked_in,
                 before: previous,
                 next,
                 list_follows: !items.is_empty(),
                 is_question,
                 rule_in_sentence,
                 rule_points_here,
+                read_with_previous: read_next,
             };
             let sentence_input = learned::sentence_input(&context);
             if !asks(&sentence_input) {
                 previous_taken = false;
+                read_next = false;
                 if !is_question {
                     previous = Some(sentence);
                 }
                 continue;
             }
-            let proposals = learned::proposals(sentence, &line[from..], pointed_at, next, &items);
+            let mut proposals =
+                learned::proposals(sentence, &line[from..], pointed_at, next, &items);
+            // What the tables took from the sentence is always a proposal, however long the
+            // trigger before it ("Arregla el typo del header, y recuerda que …").
+            for &taken in &rule_texts {
+                if let Some(at) = sentence.find(taken) {
+                    let (head, tail) = (&sentence[..at], &sentence[at + taken.len()..]);
+                    let body = learned::Body::Span(&sentence[at..at + taken.len()]);
+                    if !proposals.iter().any(|p| p.body == body && p.head == head) {
+                        proposals.push(learned::Proposal {
+                            head,
+                            tail,
+                            body,
+                            next,
+                        });
+                    }
+                }
+            }
             // Whether any text the proposals read may say whom the memory is for.
             let addressed = addressee::mentions_any(&line[from..])
                 || pointed_at.is_some_and(addressee::mentions_any)
@@ -273,6 +366,7 @@ fn walk_read(
                 .collect();
             let chosen = choose(&sentence_input, &scored);
             previous_taken = chosen.is_some();
+            read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());
             if let Some(chosen) = chosen {
                 for (scope, text) in &scored[chosen].memories {
                     let kind = learned::type_of(kinds, text, sentence);
@@ -328,14 +422,15 @@ fn proposal_memories(proposal: &learned::Proposal, addressed: bool) -> Vec<(Addr
 /// What the phrase tables alone capture: the rule hits the model weighs.
 pub fn rule_capture(message: &str) -> Captured {
     let visible = strip_invisible(message);
-    rules_over(&strip_private(&visible))
+    rules_over(&strip_private(&visible), MAX_MEMORIES_PER_MESSAGE)
 }
 
-/// `rule_capture` over `text`, already without invisible characters and private spans.
-fn rules_over(text: &str) -> Captured {
+/// `rule_capture` over `text`, already without invisible characters and private spans,
+/// keeping the first `limit` memories.
+fn rules_over(text: &str, limit: usize) -> Captured {
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
-    let mut memories = Collector::default();
+    let mut memories = Collector::with_limit(limit);
     // The last sentence without a trigger: what "remember that" points at.
     let mut previous: Option<&str> = None;
     let mut index = 0;
@@ -437,11 +532,17 @@ fn first_sentence(line: &str) -> &str {
 }
 
 /// The memories of a message as they are found: distinct texts, the first ones kept.
-#[derive(Default)]
 struct Collector {
     kept: Vec<ExplicitMemory>,
     dropped: usize,
     seen: HashSet<String>,
+    limit: usize,
+}
+
+impl Default for Collector {
+    fn default() -> Self {
+        Collector::with_limit(MAX_MEMORIES_PER_MESSAGE)
+    }
 }
 
 /// The memory of `raw`, which its sentence follows `before`, and whom it is for; `hint` is
@@ -460,6 +561,15 @@ fn memory_of(before: &str, raw: &str, hint: Addressee) -> Option<(Addressee, Str
 }
 
 impl Collector {
+    fn with_limit(limit: usize) -> Self {
+        Collector {
+            kept: Vec::new(),
+            dropped: 0,
+            seen: HashSet::new(),
+            limit,
+        }
+    }
+
     /// Files the memory of `raw`, which its sentence follows `before`; `hint` is the scope of
     /// the sentence that pointed at it, if another.
     fn push(&mut self, before: &str, raw: &str, hint: Addressee) {
@@ -473,7 +583,7 @@ impl Collector {
         if self.seen.contains(&text) {
             return;
         }
-        if self.kept.len() < MAX_MEMORIES_PER_MESSAGE {
+        if self.kept.len() < self.limit {
             self.seen.insert(text.clone());
             self.kept.push(ExplicitMemory { kind, text, scope });
         } else {

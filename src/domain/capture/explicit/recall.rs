@@ -17,6 +17,9 @@ use super::language::{each, Lang};
 /// One language's recall phrases (folded: lower case, no accents, `'` for any apostrophe).
 struct RecallLanguage {
     phrases: &'static [&'static str],
+    /// Words that place a question in an earlier session ("last time", "yesterday", "the
+    /// previous session"): not recall phrases, but what a recall question of any wording holds.
+    past: &'static [&'static str],
 }
 
 const ENGLISH: RecallLanguage = RecallLanguage {
@@ -42,6 +45,19 @@ const ENGLISH: RecallLanguage = RecallLanguage {
         "what happened last session",
         "what happened in the last session",
     ],
+    past: &[
+        "last time",
+        "yesterday",
+        "previous session",
+        "last session",
+        "earlier session",
+        "last week",
+        "the other day",
+        "previous chat",
+        "last conversation",
+        "left off",
+        "before the weekend",
+    ],
 };
 
 const GERMAN: RecallLanguage = RecallLanguage {
@@ -58,6 +74,21 @@ const GERMAN: RecallLanguage = RecallLanguage {
         "weiter von gestern",
         "weiter wie gestern",
         "mach weiter von gestern",
+    ],
+    past: &[
+        "letztes mal",
+        "letzte mal",
+        "letzten mal",
+        "gestern",
+        "vorherigen sitzung",
+        "letzten sitzung",
+        "vorigen sitzung",
+        "letzte woche",
+        "letzten woche",
+        "vorige woche",
+        "stehen geblieben",
+        "aufgehort",
+        "zuletzt",
     ],
 };
 
@@ -77,6 +108,18 @@ const FRENCH: RecallLanguage = RecallLanguage {
         "on reprend depuis hier",
         "reprenons depuis hier",
     ],
+    past: &[
+        "derniere fois",
+        "d'hier",
+        "hier sur",
+        "hier soir",
+        "session precedente",
+        "derniere session",
+        "semaine derniere",
+        "on en etait",
+        "on s'etait arrete",
+        "la derniere seance",
+    ],
 };
 
 const SPANISH: RecallLanguage = RecallLanguage {
@@ -92,6 +135,16 @@ const SPANISH: RecallLanguage = RecallLanguage {
         "en que estabamos",
         "continuemos desde ayer",
         "sigamos desde ayer",
+    ],
+    past: &[
+        "ultima vez",
+        "ayer",
+        "sesion anterior",
+        "ultima sesion",
+        "semana pasada",
+        "lo dejamos",
+        "nos quedamos",
+        "la otra vez",
     ],
 };
 
@@ -110,6 +163,16 @@ const PORTUGUESE: RecallLanguage = RecallLanguage {
         "vamos continuar de ontem",
         "continua de ontem",
     ],
+    past: &[
+        "ultima vez",
+        "ontem",
+        "sessao anterior",
+        "ultima sessao",
+        "semana passada",
+        "a gente parou",
+        "paramos",
+        "outro dia",
+    ],
 };
 
 const JAPANESE: RecallLanguage = RecallLanguage {
@@ -125,6 +188,15 @@ const JAPANESE: RecallLanguage = RecallLanguage {
         "前回の続き",
         "前回の作業",
         "この前の続き",
+    ],
+    past: &[
+        "前回",
+        "昨日",
+        "前のセッション",
+        "先週",
+        "この前",
+        "どこまで",
+        "っけ",
     ],
 };
 
@@ -142,6 +214,15 @@ const KOREAN: RecallLanguage = RecallLanguage {
         "어제 이어서",
         "하던 거 이어서",
         "지난번 작업",
+    ],
+    past: &[
+        "지난번",
+        "어제",
+        "이전 세션",
+        "지난 세션",
+        "지난주",
+        "어디까지",
+        "했었",
     ],
 };
 
@@ -167,6 +248,22 @@ const CHINESE: RecallLanguage = RecallLanguage {
         "接著昨天",
         "繼續昨天的",
         "上次的進度",
+    ],
+    past: &[
+        "上次",
+        "昨天",
+        "之前的会话",
+        "之前的會話",
+        "上一次",
+        "前一次",
+        "上周",
+        "上週",
+        "上回",
+        "做到哪",
+        "工作阶段",
+        "工作階段",
+        "来着",
+        "來著",
     ],
 };
 
@@ -236,6 +333,25 @@ pub fn asks_to_recall(message: &str) -> bool {
     let text = fold(&readable(message));
     text.split(['.', '?', '!', '\n', '。', '？', '！', ';'])
         .any(sentence_asks)
+}
+
+/// Whether a sentence of `message` that is a question places it in an earlier session (a word
+/// of a `past` table): the shape of a recall question in any wording. A question ends with a
+/// question mark or a spoken question ending ("…っけ", "…까").
+pub fn asks_about_the_past(message: &str) -> bool {
+    let text = fold(&readable(message));
+    let mut start = 0;
+    let mut sentences = Vec::new();
+    for (at, mark) in text.match_indices(['.', '?', '!', '\n', '。', '？', '！', ';']) {
+        sentences.push((&text[start..at], matches!(mark, "?" | "？")));
+        start = at + mark.len();
+    }
+    sentences.push((&text[start..], false));
+    sentences.into_iter().any(|(sentence, marked)| {
+        let sentence = sentence.trim_end();
+        let spoken = sentence.ends_with("っけ") || sentence.ends_with(['까', '죠']);
+        (marked || spoken) && each(recall_language, |l| l.past).any(|w| sentence.contains(w))
+    })
 }
 
 fn sentence_asks(sentence: &str) -> bool {
@@ -323,4 +439,37 @@ fn fold(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_placed_in_an_earlier_session_has_the_shape_of_recall() {
+        for message in [
+            "what did we end up doing with the kerning overflow last time?",
+            "¿Qué hicimos la última vez con el importador?",
+            "Wo waren wir gestern bei der Zeitsteuerung stehen geblieben?",
+            "前回、盆栽ショップで何やったっけ",
+            "昨天翻译记忆库做到哪了？",
+            "지난번 세션에서 지진파 툴킷 뭐 고쳤었지? 기억이 안 나",
+            "어제 트램 환승 계산 로직 어디까지 했었죠",
+        ] {
+            assert!(asks_about_the_past(message), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_statement_about_the_past_or_a_question_about_now_has_not() {
+        for message in [
+            "The build failed yesterday. Fix the parser.",
+            "Can you fix the parser?",
+            "last time I checked it worked",
+            "> what did we do last time?",
+            "`what did we do yesterday?`",
+        ] {
+            assert!(!asks_about_the_past(message), "{message}");
+        }
+    }
 }

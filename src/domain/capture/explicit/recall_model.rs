@@ -1,11 +1,12 @@
 //! Whether a message asks what happened in an earlier session, learned: the message's n-grams
-//! with whether a recall phrase of `recall.rs` is in it. A phrase with "last time" added, a
+//! with whether a recall phrase of `recall.rs` is in it, and whether it holds a question placed
+//! in an earlier session ("… last time?", "…昨天…？"). A phrase with "last time" added, a
 //! misspelling or a casual form the table lacks is still seen (class 1), and a phrase the table
 //! knows inside a message about something else is outweighed (class 0).
 
 use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
 
-use super::recall::asks_to_recall;
+use super::recall::{asks_about_the_past, asks_to_recall};
 
 pub const CLASSES: [&str; 2] = ["other", "recall"];
 pub const BITS: u32 = 14;
@@ -27,6 +28,7 @@ pub fn input(message: &str) -> Input<'_> {
     Input::default()
         .text(Field::Whole, cut)
         .named_if(asks_to_recall(message), "rule:recall")
+        .named_if(asks_about_the_past(message), "question:past")
 }
 
 pub fn predict_with(weights: &Weights, message: &str) -> Prediction {
