@@ -101,9 +101,9 @@ fn the_test_split_keeps_its_figures() {
     let floors = Floors {
         recall: 0.56,
         precision: 0.61,
-        requests_seen: 0.75,
-        kept: 0.85,
-        rejected: 0.86,
+        requests_seen: 0.76,
+        kept: 0.86,
+        rejected: 0.87,
     };
     assert_floors("test split", &messages, &candidates, floors);
 }
@@ -114,37 +114,47 @@ fn the_blind_batches_keep_their_figures() {
         (
             "blind",
             Floors {
-                recall: 0.51,
-                precision: 0.59,
-                requests_seen: 0.6,
-                kept: 0.81,
-                rejected: 0.92,
+                recall: 0.58,
+                precision: 0.63,
+                requests_seen: 0.69,
+                kept: 0.82,
+                rejected: 0.93,
             },
         ),
         (
             "blind2",
             Floors {
-                recall: 0.53,
+                recall: 0.55,
                 precision: 0.65,
-                requests_seen: 0.55,
+                requests_seen: 0.79,
                 kept: 0.78,
-                rejected: 0.89,
+                rejected: 0.93,
             },
         ),
         (
             "blind3",
             Floors {
-                recall: 0.50,
-                precision: 0.58,
-                requests_seen: 0.63,
+                recall: 0.54,
+                precision: 0.62,
+                requests_seen: 0.75,
                 kept: 0.83,
-                rejected: 0.90,
+                rejected: 0.94,
+            },
+        ),
+        (
+            "blind4",
+            Floors {
+                recall: 0.56,
+                precision: 0.60,
+                requests_seen: 0.74,
+                kept: 0.75,
+                rejected: 0.93,
             },
         ),
     ] {
         let messages = corpus::blind_messages(root(), batch);
         let messages: Vec<_> = messages.iter().collect();
-        assert!(messages.len() >= 300, "{batch}: {}", messages.len());
+        assert!(messages.len() >= 280, "{batch}: {}", messages.len());
         let candidates = corpus::blind_candidates(root(), batch);
         let candidates: Vec<_> = candidates.iter().collect();
         assert_floors(batch, &messages, &candidates, floors);

@@ -137,24 +137,29 @@ pub fn candidates(root: &Path) -> Vec<CandidateCase> {
 
 /// The blind batches, oldest first: each written after the models of its time were frozen,
 /// and never trained on.
-pub const BLIND_BATCHES: [&str; 3] = ["blind", "blind2", "blind3"];
+pub const BLIND_BATCHES: [&str; 4] = ["blind", "blind2", "blind3", "blind4"];
 
-/// The candidate lines of the blind batch `batch`.
-pub fn blind_candidates(root: &Path, batch: &str) -> Vec<CandidateCase> {
+/// The lines of the blind batch `batch`'s files named `prefix*`, read by `case`.
+fn blind_lines<T>(
+    root: &Path,
+    batch: &str,
+    prefix: &str,
+    case: impl Fn(&Value, &'static str) -> T + Copy,
+) -> Vec<T> {
     let blind = root.join("tests/fixtures/capture").join(batch);
     LANGUAGES
         .iter()
         .flat_map(|&lang| {
-            files(&blind.join(lang), "candidates")
+            files(&blind.join(lang), prefix)
                 .into_iter()
-                .flat_map(move |(_, lines)| {
-                    lines
-                        .iter()
-                        .map(|v| candidate_case(v, lang))
-                        .collect::<Vec<_>>()
-                })
+                .flat_map(move |(_, lines)| lines.iter().map(|v| case(v, lang)).collect::<Vec<_>>())
         })
         .collect()
+}
+
+/// The candidate lines of the blind batch `batch`.
+pub fn blind_candidates(root: &Path, batch: &str) -> Vec<CandidateCase> {
+    blind_lines(root, batch, "candidates", candidate_case)
 }
 
 /// A user message with what it asks.
@@ -243,18 +248,24 @@ pub fn messages(root: &Path) -> Vec<MessageCase> {
 
 /// The user messages of the blind batch `batch`.
 pub fn blind_messages(root: &Path, batch: &str) -> Vec<MessageCase> {
-    let blind = root.join("tests/fixtures/capture").join(batch);
-    LANGUAGES
-        .iter()
-        .flat_map(|&lang| {
-            files(&blind.join(lang), "messages")
-                .into_iter()
-                .flat_map(move |(_, lines)| {
-                    lines
-                        .iter()
-                        .map(|v| message_case(v, "capture", lang))
-                        .collect::<Vec<_>>()
-                })
-        })
-        .collect()
+    blind_lines(root, batch, "messages", |v, lang| {
+        message_case(v, "capture", lang)
+    })
+}
+
+/// A text of a blind batch's guard file: whether it instructs the agent, and how.
+pub struct GuardCase {
+    pub lang: &'static str,
+    pub text: String,
+    /// The kind of instruction, or "none".
+    pub expect: String,
+}
+
+/// The guard texts of the blind batch `batch` (the fourth and later have them).
+pub fn blind_guard(root: &Path, batch: &str) -> Vec<GuardCase> {
+    blind_lines(root, batch, "guard", |v, lang| GuardCase {
+        lang,
+        text: v["text"].as_str().unwrap_or("").to_owned(),
+        expect: v["expect"].as_str().unwrap_or("none").to_owned(),
+    })
 }

@@ -10,7 +10,7 @@ use ocmem::domain::capture::candidates::{
 };
 use ocmem::domain::capture::explicit::{self as explicit, learned, recall_model};
 
-use super::corpus::{self, is_test, CandidateCase, MessageCase};
+use super::corpus::{self, is_test, CandidateCase, GuardCase, MessageCase};
 
 pub struct Trained {
     pub path: &'static str,
@@ -181,9 +181,8 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
     knobs: Knobs,
-) -> (Vec<Example>, Vec<Example>, Vec<Example>, Vec<Example>) {
-    let (mut sentence, mut ruled, mut span, mut kind) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+) -> (Vec<Example>, Vec<Example>, Vec<Example>) {
+    let (mut sentence, mut span, mut kind) = (Vec::new(), Vec::new(), Vec::new());
     // The walk types memories with weights; the labels give the type, so these do not matter.
     let untrained = learned::models().kind;
     for case in cases {
@@ -204,21 +203,19 @@ fn explicit_examples<'a>(
                     })
                     .collect();
                 let chosen = right.iter().position(|&r| r);
-                let (examples, bits) = if explicit::is_ruled(sentence_input) {
-                    (&mut ruled, learned::RULED_BITS)
-                } else {
-                    (&mut sentence, learned::BITS)
-                };
-                examples.push(Example::new(
-                    sentence_input,
-                    bits,
-                    usize::from(chosen.is_some()),
-                    if chosen.is_some() {
-                        knobs.positive
-                    } else {
-                        1.0
-                    },
-                ));
+                // The sentence model reads only what the tables took nothing from.
+                if !explicit::is_ruled(sentence_input) {
+                    sentence.push(Example::new(
+                        sentence_input,
+                        learned::BITS,
+                        usize::from(chosen.is_some()),
+                        if chosen.is_some() {
+                            knobs.positive
+                        } else {
+                            1.0
+                        },
+                    ));
+                }
                 if let Some(index) = chosen {
                     for (proposal, &r) in scored.iter().zip(&right) {
                         if !proposal.memories.is_empty() {
@@ -256,7 +253,7 @@ fn explicit_examples<'a>(
             },
         );
     }
-    (sentence, ruled, span, kind)
+    (sentence, span, kind)
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
@@ -358,17 +355,16 @@ fn statement_examples<'a>(
         .collect()
 }
 
-/// The explicit models of weights `sentence`, `ruled`, `span` and `kind`.
-fn models_of(sentence: &[u8], ruled: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
+/// The explicit models of weights `sentence`, `span` and `kind`.
+fn models_of(sentence: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
     learned::Models {
         sentence: Weights::parse(leak(sentence), 2).unwrap(),
-        ruled: Weights::parse(leak(ruled), 2).unwrap(),
         span: Weights::parse(leak(span), 2).unwrap(),
         kind: Weights::parse(leak(kind), learned::TYPES.len()).unwrap(),
     }
 }
 
-pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 4] {
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
     train_explicit_with(KNOBS, cases, statements)
 }
 
@@ -376,8 +372,8 @@ pub fn train_explicit_with(
     knobs: Knobs,
     cases: &[MessageCase],
     statements: &[CandidateCase],
-) -> [Vec<u8>; 4] {
-    let (mut sentence, ruled, span, kind) =
+) -> [Vec<u8>; 3] {
+    let (mut sentence, span, kind) =
         explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
@@ -387,7 +383,6 @@ pub fn train_explicit_with(
     }
     [
         train(&sentence, options(2, learned::BITS)),
-        train(&ruled, options(2, learned::RULED_BITS)),
         train(&span, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
     ]
@@ -510,17 +505,12 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let [sentence, ruled, span, kind] = train_explicit(&message_cases, &candidate_cases);
-    let models = models_of(&sentence, &ruled, &span, &kind);
+    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
+    let models = models_of(&sentence, &span, &kind);
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
     let statements: Vec<&CandidateCase> =
         candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
-    out.push(Trained {
-        path: learned::RULED_WEIGHTS_FILE,
-        bytes: ruled,
-        report: String::new(),
-    });
     out.push(Trained {
         path: learned::SENTENCE_WEIGHTS_FILE,
         bytes: sentence,
@@ -622,8 +612,8 @@ pub fn learning_curves(root: &Path) -> String {
             .filter(|(i, _)| (i * share) % 100 < share || share == 100)
             .map(|(_, c)| c.clone())
             .collect();
-        let [sentence, ruled, span, kind] = train_explicit(&subset, &corpus::candidates(root));
-        let models = models_of(&sentence, &ruled, &span, &kind);
+        let [sentence, span, kind] = train_explicit(&subset, &corpus::candidates(root));
+        let models = models_of(&sentence, &span, &kind);
         let (by_language, _) = score_explicit(&models, &test);
         let (mut recall, mut precision) = ((0, 0), (0, 0));
         for (key, &(right, all)) in by_language.rows() {
@@ -657,7 +647,6 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let recall = Weights::parse(bytes(recall_model::WEIGHTS_FILE), 2).unwrap();
     let models = learned::Models {
         sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
-        ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
@@ -679,8 +668,72 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
             explicit_kind.table("explicit memories by kind"),
             score_recall(&recall, &message_refs).table("recall requests by language"),
         );
+        let guard = corpus::blind_guard(root, batch);
+        if !guard.is_empty() {
+            let _ = write!(
+                out,
+                "{}",
+                score_guard(&guard, &messages, &candidates).table("instruction guard")
+            );
+        }
     }
     out
+}
+
+/// The instruction guard on a blind batch: of the texts that instruct the agent, how many it
+/// catches (and names rightly); of the look-alikes, and of every memory text and durable
+/// candidate line of the batch, how many it flags.
+fn score_guard(
+    guard: &[GuardCase],
+    messages: &[MessageCase],
+    candidates: &[CandidateCase],
+) -> Score {
+    use ocmem::domain::guard::injection::instructs_agent;
+    let mut score = Score::default();
+    for case in guard {
+        let found = instructs_agent(&case.text);
+        if case.expect == "none" {
+            score.add("look-alikes left alone", found.is_none());
+            score.add(
+                &format!("{} look-alikes left alone", case.lang),
+                found.is_none(),
+            );
+            if std::env::var_os("TRAIN_MISSES").is_some() && found.is_some() {
+                eprintln!("GUARD FLAGGED {:?}", case.text);
+            }
+        } else {
+            score.add("instructions caught", found.is_some());
+            score.add(
+                &format!("{} instructions caught", case.lang),
+                found.is_some(),
+            );
+            score.add(&format!("{} caught", case.expect), found.is_some());
+            if std::env::var_os("TRAIN_MISSES").is_some() && found.is_none() {
+                eprintln!("GUARD MISSED [{}] {:?}", case.expect, case.text);
+            }
+        }
+    }
+    let benign = messages
+        .iter()
+        .flat_map(|m| {
+            m.memories
+                .iter()
+                .flatten()
+                .map(|(text, _, _)| text.as_str())
+        })
+        .chain(
+            candidates
+                .iter()
+                .filter(|c| c.keep)
+                .map(|c| c.line.as_str()),
+        );
+    for text in benign {
+        score.add(
+            "memories and durable lines left alone",
+            instructs_agent(text).is_none(),
+        );
+    }
+    score
 }
 
 /// Sums of the rows of `score` whose key ends with `suffix`, as a rate.
@@ -729,26 +782,23 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for positive in [1.0] {
-        for statement_weight in [0.0] {
+    for positive in [1.0, 2.0] {
+        for statement_weight in [0.0, 0.1] {
             let knobs = Knobs {
                 positive,
                 statements: statement_weight,
             };
-            let [sentence, ruled, span, kind] =
+            let [sentence, span, kind] =
                 train_explicit_with(knobs, &message_cases, &candidate_cases);
-            let models = models_of(&sentence, &ruled, &span, &kind);
+            let models = models_of(&sentence, &span, &kind);
             {
-                for (unruled, ruled) in [0.8, 0.9]
-                    .into_iter()
-                    .flat_map(|u| [0.02, 0.05, 0.1, 0.2, 0.3].into_iter().map(move |r| (u, r)))
-                {
-                    let odds = explicit::Odds { unruled, ruled };
+                for unruled in [0.5, 0.6, 0.7, 0.8, 0.9] {
+                    let odds = explicit::Odds { unruled };
                     let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
                     let lines = statements_taken_at(odds, &models, &statements);
                     let _ = writeln!(
                         out,
-                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}/{ruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
+                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
                         rate_of(&by_language, " recall").0,
                         rate_of(&by_language, " precision").0,
                         rate_of(&by_language, " type").0,

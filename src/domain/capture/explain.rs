@@ -76,11 +76,7 @@ pub fn message(text: &str) -> MessageReport {
         &models.kind,
         |_| true,
         |sentence, scored| {
-            let (asks, asks_why) = learned::explain(
-                explicit::model_of(&models, sentence),
-                sentence,
-                TOP_FEATURES,
-            );
+            let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
             let best = scored
                 .iter()
                 .enumerate()

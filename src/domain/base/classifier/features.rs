@@ -106,7 +106,14 @@ pub fn tokens(text: &str) -> Vec<String> {
 
 /// Calls `f` with each token of the normalised text and its byte offset.
 fn for_each_token(normal: &str, mut f: impl FnMut(&str, usize)) {
-    let is_word = |c: char| (c.is_alphanumeric() || c == '\'' || c == '_') && !is_unspaced(c);
+    // ASCII first: most text is, and the Unicode tables cost the most of masking.
+    let is_word = |c: char| {
+        if c.is_ascii() {
+            c.is_ascii_alphanumeric() || c == '\'' || c == '_'
+        } else {
+            c.is_alphanumeric() && !is_unspaced(c)
+        }
+    };
     let mut start: Option<usize> = None;
     for (at, c) in normal.char_indices() {
         if is_word(c) {
@@ -116,7 +123,7 @@ fn for_each_token(normal: &str, mut f: impl FnMut(&str, usize)) {
         if let Some(from) = start.take() {
             f(&normal[from..at], from);
         }
-        if is_unspaced(c) {
+        if !c.is_ascii() && is_unspaced(c) {
             f(&normal[at..at + c.len_utf8()], at);
         }
     }

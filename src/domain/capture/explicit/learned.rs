@@ -21,9 +21,6 @@ use super::vocabulary;
 pub const CLASSES: [&str; 2] = ["no", "yes"];
 pub const BITS: u32 = 16;
 pub const SENTENCE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/sentence.weights";
-pub const RULED_WEIGHTS_FILE: &str = "src/domain/capture/explicit/ruled.weights";
-/// The ruled model reads few sentences (those the tables took from): fewer buckets.
-pub const RULED_BITS: u32 = 14;
 pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
 pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
 /// The memory types, in the type model's order.
@@ -35,19 +32,15 @@ pub const TYPES: [MemoryType; 4] = [
 ];
 pub const TYPE_BITS: u32 = 15;
 static SENTENCE_WEIGHTS: &[u8] = include_bytes!("sentence.weights");
-static RULED_WEIGHTS: &[u8] = include_bytes!("ruled.weights");
 static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
 static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
 
 /// The models of explicit capture.
 #[derive(Debug, Clone, Copy)]
 pub struct Models {
-    /// Whether a sentence the phrase tables took nothing from asks to keep a memory.
+    /// Whether a sentence the phrase tables took nothing from asks to keep a memory: learned
+    /// from such sentences alone, the only ones it reads.
     pub sentence: Weights,
-    /// Whether a sentence the tables took a memory from (or that points at one) asks to keep
-    /// it, rather than asking a one-off for the task at hand: learned from such sentences
-    /// alone, so that it weighs what sets a one-off apart, not what makes a trigger.
-    pub ruled: Weights,
     pub span: Weights,
     pub kind: Weights,
 }
@@ -55,7 +48,6 @@ pub struct Models {
 pub fn models() -> Models {
     Models {
         sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
-        ruled: Weights::compiled(RULED_WEIGHTS, 2),
         span: Weights::compiled(SPAN_WEIGHTS, 2),
         kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
     }
@@ -114,25 +106,6 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
     }
     input
 }
-
-/// The clause of `sentence` whose memory starts at byte `at`: from the last mark before it that
-/// words follow before `at` (the trigger's own words: ", y recuerda que …"), or the whole
-/// sentence. A request to remember stands in its own clause, and the task asked in the clause
-/// before ("Fix the typo in the header, and remember …") does not make it a one-off.
-pub fn clause_before(sentence: &str, at: usize) -> &str {
-    let before = &sentence[..at];
-    let mut cut = 0;
-    for (mark_at, mark) in before.match_indices(CLAUSE_MARKS) {
-        let between = &before[mark_at + mark.len()..];
-        if between.chars().any(char::is_alphanumeric) {
-            cut = mark_at + mark.len();
-        }
-    }
-    sentence[cut..].trim_start()
-}
-
-/// What ends a clause.
-const CLAUSE_MARKS: &[char] = &[',', '，', ';', '；', '、', '—', '–', ':', '：'];
 
 /// How much of a sentence's opening and ending the sentence model reads apart.
 const EDGE_CHARS: usize = 24;

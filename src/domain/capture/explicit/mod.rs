@@ -88,42 +88,24 @@ pub fn capture_counted(message: &str) -> Captured {
     capture_with(ODDS, &learned::models(), message)
 }
 
-/// `capture_counted` with the odds `odds` and the models `models`. Every readable sentence is
-/// read by the models, and the phrase tables' hits are among what they read: a sentence the
-/// tables took a memory from (or that points at one) yields a memory when the sentence model
-/// gives it more than `odds.ruled`, low, so that the tables' forms stay taken and a one-off
-/// for the task at hand ("remember to push this branch") is not; any other sentence when it
-/// gives more than `odds.unruled`. The span model then chooses which text is the memory, and
-/// may prefer another to the tables' ("Remember that decision please" points back, it does
-/// not hold the memory). A memory the tables took that no proposal can give (the next
-/// line's sentence under "Remember this:") is kept as they took it.
+/// `capture_counted` with the odds `odds` and the models `models`. The phrase tables'
+/// memories come first, as they take them: on the forms they were written for they are rarely
+/// wrong, and they hold what a user relies on ("remember this: …"). The models then read every
+/// sentence the tables took nothing from and do not point at, for the wording no table knows:
+/// such a sentence yields a memory when the sentence model gives it more than `odds.unruled`,
+/// and the span model chooses which text is the memory.
 pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Captured {
     let text = readable_text(message);
-    // Every memory the tables take, past the limit too: the models read them all, and the
-    // limit applies once, to what they keep.
     let rules = rules_over(&text, usize::MAX);
-    let mut decided: HashSet<String> = HashSet::new();
     let learned = walk_read(
         &text,
         &rules,
         &models.kind,
-        &mut decided,
-        |sentence| {
-            let at = if is_ruled(sentence) {
-                odds.ruled
-            } else {
-                odds.unruled
-            };
-            asks_at(at, models, sentence)
-        },
+        |sentence| !is_ruled(sentence) && asks_at(odds.unruled, models, sentence),
         |_, scored| best_span(models, scored),
     );
     let mut memories = Collector::default();
-    let undecided = rules
-        .memories
-        .into_iter()
-        .filter(|memory| !decided.contains(&memory.text));
-    for memory in undecided.chain(learned.memories) {
+    for memory in rules.memories.into_iter().chain(learned.memories) {
         memories.keep(memory.scope, memory.kind, memory.text);
     }
     Captured {
@@ -138,17 +120,11 @@ pub struct Odds {
     /// A sentence the phrase tables took nothing from: well above even odds, since a user
     /// states facts all the time without asking to keep them.
     pub unruled: f64,
-    /// A sentence the tables took a memory from, or that points at one: low, so that only what
-    /// the model is sure is not a memory (a one-off for the task) is left out.
-    pub ruled: f64,
 }
 
 /// The odds of `capture`, chosen on the training data's development split by
 /// `train_models --tune`, never on the test split.
-pub const ODDS: Odds = Odds {
-    unruled: 0.9,
-    ruled: 0.3,
-};
+pub const ODDS: Odds = Odds { unruled: 0.9 };
 
 /// Whether the phrase tables took a memory from the sentence, or from the text it points at.
 pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
@@ -164,8 +140,9 @@ pub struct Scored<'a> {
     pub memories: Vec<(Addressee, String)>,
 }
 
-/// The proposal the models take from a sentence (see `capture_with`): none unless the sentence
-/// model gives it more than its odds; then the one the span model ranks first.
+/// The proposal the models take from a sentence (see `capture_with`): none for a sentence
+/// the tables took from, or unless the sentence model gives it more than its odds; then the one
+/// the span model ranks first.
 pub fn choose(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
@@ -177,36 +154,19 @@ pub fn choose(
     best_span(models, scored)
 }
 
-/// Whether the sentence model gives `sentence` more than its odds in `capture`.
+/// Whether capture lets the models take a memory from `sentence`: one the tables took nothing
+/// from, which the sentence model gives more than its odds.
 pub fn asks(models: &learned::Models, sentence: &crate::domain::base::classifier::Input) -> bool {
-    let at = if is_ruled(sentence) {
-        ODDS.ruled
-    } else {
-        ODDS.unruled
-    };
-    asks_at(at, models, sentence)
+    !is_ruled(sentence) && asks_at(ODDS.unruled, models, sentence)
 }
 
-/// Whether the model of `sentence` (the ruled model for a sentence the tables took from, the
-/// sentence model for any other) gives it more than the odds `odds`.
+/// Whether the sentence model gives `sentence` more than the odds `odds`.
 pub fn asks_at(
     odds: f64,
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
 ) -> bool {
-    model_of(models, sentence).predict(sentence).probability(1) > odds
-}
-
-/// The model that reads `sentence`.
-pub fn model_of<'m>(
-    models: &'m learned::Models,
-    sentence: &crate::domain::base::classifier::Input,
-) -> &'m crate::domain::base::classifier::Weights {
-    if is_ruled(sentence) {
-        &models.ruled
-    } else {
-        &models.sentence
-    }
+    models.sentence.predict(sentence).probability(1) > odds
 }
 
 /// The proposal the span model likes best, of those that give a memory.
@@ -236,7 +196,7 @@ pub fn walk(
 ) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
-    walk_read(&text, &rules, kinds, &mut HashSet::new(), asks, choose)
+    walk_read(&text, &rules, kinds, asks, choose)
 }
 
 /// `message` as capture reads it: without invisible characters, a host's repeated context
@@ -247,13 +207,11 @@ fn readable_text(message: &str) -> String {
     strip_private(&unwrapped).into_owned()
 }
 
-/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`; the texts of
-/// the tables' memories that some sentence walked holds or points at go into `decided`.
+/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`.
 fn walk_read(
     text: &str,
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
-    decided: &mut HashSet<String>,
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
@@ -290,26 +248,16 @@ fn walk_read(
             let pointed_at = if previous_taken { None } else { previous };
             let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
-            let mut rule_points_here = false;
-            for &t in &rule_texts {
-                let here = sentence.contains(t);
-                // The sentence before holds a memory this one points at only when this one
-                // holds none of its own: "remember this: X" after "remember this: Y" does not
-                // point back at Y.
-                let pointed = next.contains(t)
+            // The sentence before holds a memory this one points at only when this one holds
+            // none of its own: "remember this: X" after "remember this: Y" does not point back
+            // at Y.
+            let rule_points_here = rule_texts.iter().any(|t| {
+                next.contains(t)
                     || items.iter().any(|i| i.contains(t))
-                    || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)));
-                if here || pointed {
-                    decided.insert(t.to_string());
-                }
-                rule_points_here |= pointed;
-            }
-            let asked_in = rule_texts
-                .iter()
-                .find_map(|t| sentence.find(t))
-                .map_or(sentence, |at| learned::clause_before(sentence, at));
+                    || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)))
+            });
             let context = learned::SentenceContext {
-                sentence: asked_in,
+                sentence,
                 before: previous,
                 next,
                 list_follows: !items.is_empty(),

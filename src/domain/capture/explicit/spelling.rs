@@ -5,6 +5,8 @@
 //! more), with the same first letter, stands for the nearest. The models read the word it
 //! stands for beside the word itself, so a misspelling weighs like the spelling no table lists.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::triggers::triggers;
@@ -113,37 +115,53 @@ fn reach(chars: usize) -> usize {
 
 /// The trigger words the misspelt words of `text` stand for, in order.
 pub fn corrections(text: &str) -> Vec<&'static str> {
-    let lexicon = lexicon();
     let mut out = Vec::new();
     for word in text.split(|c: char| !c.is_alphabetic()) {
         if word.chars().count() < MIN_WORD_CHARS || !is_latin_word(word) {
             continue;
         }
-        let folded = fold(word);
-        let near = |entry: &&Entry| entry.folded.len().abs_diff(folded.len()) <= 2;
-        if lexicon
-            .iter()
-            .filter(near)
-            .any(|entry| entry.folded == folded)
-        {
-            continue;
+        // The proposals of one sentence read the same words many times over: each word is
+        // looked up once per process.
+        thread_local! {
+            static SEEN: RefCell<HashMap<String, Option<&'static str>>> = RefCell::new(HashMap::new());
         }
-        let nearest = lexicon
-            .iter()
-            .filter(near)
-            .filter(|entry| entry.folded[0] == folded[0])
-            .filter_map(|entry| {
-                edits_within(&entry.folded, &folded, reach(entry.folded.len()))
-                    .map(|distance| (distance, std::cmp::Reverse(entry.folded.len()), entry.word))
-            })
-            // The nearest, and of those the longest: the tables list a few misspellings too
-            // ("remembr"), and "remembre" is as near to "remember".
-            .min_by_key(|&(distance, longest, _)| (distance, longest));
-        if let Some((_, _, word)) = nearest {
-            out.push(word);
-        }
+        let found = SEEN.with(|seen| {
+            if let Some(&found) = seen.borrow().get(word) {
+                return found;
+            }
+            let found = correction(word);
+            seen.borrow_mut().insert(word.to_string(), found);
+            found
+        });
+        out.extend(found);
     }
     out
+}
+
+/// The trigger word `word` is a misspelling of, if any.
+fn correction(word: &str) -> Option<&'static str> {
+    let lexicon = lexicon();
+    let folded = fold(word);
+    let near = |entry: &&Entry| entry.folded.len().abs_diff(folded.len()) <= 2;
+    if lexicon
+        .iter()
+        .filter(near)
+        .any(|entry| entry.folded == folded)
+    {
+        return None;
+    }
+    lexicon
+        .iter()
+        .filter(near)
+        .filter(|entry| entry.folded[0] == folded[0])
+        .filter_map(|entry| {
+            edits_within(&entry.folded, &folded, reach(entry.folded.len()))
+                .map(|distance| (distance, std::cmp::Reverse(entry.folded.len()), entry.word))
+        })
+        // The nearest, and of those the longest: the tables list a few misspellings too
+        // ("remembr"), and "remembre" is as near to "remember".
+        .min_by_key(|&(distance, longest, _)| (distance, longest))
+        .map(|(_, _, word)| word)
 }
 
 #[cfg(test)]
