@@ -830,7 +830,16 @@ fn a_line_naming_something_of_this_project_is_specific() {
     ] {
         assert!(model::is_specific(word), "{word}");
     }
-    for word in ["Readable", "code", "easier", "Über", "テスト"] {
+    // A dot among no letters, or one capital that is all the word's letters, names nothing.
+    for word in [
+        "Readable",
+        "code",
+        "easier",
+        "Über",
+        "テスト",
+        "--.--",
+        "-A",
+    ] {
         assert!(!model::is_specific(word), "{word}");
     }
 }

@@ -218,6 +218,17 @@ mod tests {
     }
 
     #[test]
+    fn the_lexicon_holds_latin_words_of_four_letters_or_more() {
+        let lexicon = lexicon();
+        assert!(lexicon.iter().any(|entry| entry.word == "remember"));
+        assert!(lexicon
+            .iter()
+            .all(|entry| entry.folded.len() >= MIN_WORD_CHARS && is_latin_word(entry.word)));
+        assert!(is_latin_word("Übersicht") && is_latin_word("\u{24F}bcd"));
+        assert!(!is_latin_word("記住") && !is_latin_word("\u{250}bcd") && !is_latin_word("ab1"));
+    }
+
+    #[test]
     fn words_spelt_right_short_or_far_stand_for_nothing() {
         assert!(corrections("remember the mind of it, remeber").is_empty());
         assert!(corrections("the cat sat on a mat").is_empty());
