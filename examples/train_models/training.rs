@@ -304,14 +304,10 @@ pub const KNOBS: Knobs = Knobs {
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
 pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
-    statements_taken_at(explicit::ODDS, models, cases)
+    statements_taken_at(explicit::SENTENCE_ODDS, models, cases)
 }
 
-pub fn statements_taken_at(
-    odds: explicit::Odds,
-    models: &learned::Models,
-    cases: &[&CandidateCase],
-) -> Score {
+pub fn statements_taken_at(odds: f64, models: &learned::Models, cases: &[&CandidateCase]) -> Score {
     let mut score = Score::default();
     for case in cases {
         let Some(candidate) = candidate_of(case) else {
@@ -390,11 +386,11 @@ pub fn train_explicit_with(
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
 pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
-    score_explicit_at(explicit::ODDS, models, cases)
+    score_explicit_at(explicit::SENTENCE_ODDS, models, cases)
 }
 
 pub fn score_explicit_at(
-    odds: explicit::Odds,
+    odds: f64,
     models: &learned::Models,
     cases: &[&MessageCase],
 ) -> (Score, Score) {
@@ -792,13 +788,12 @@ pub fn tune(root: &Path) -> String {
                 train_explicit_with(knobs, &message_cases, &candidate_cases);
             let models = models_of(&sentence, &span, &kind);
             {
-                for unruled in [0.5, 0.6, 0.7, 0.8, 0.9] {
-                    let odds = explicit::Odds { unruled };
+                for odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
                     let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
                     let lines = statements_taken_at(odds, &models, &statements);
                     let _ = writeln!(
                         out,
-                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
+                        "  positive {positive:.0} statements {statement_weight:.1} odds {odds:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
                         rate_of(&by_language, " recall").0,
                         rate_of(&by_language, " precision").0,
                         rate_of(&by_language, " type").0,

@@ -85,23 +85,23 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
-    capture_with(ODDS, &learned::models(), message)
+    capture_with(SENTENCE_ODDS, &learned::models(), message)
 }
 
 /// `capture_counted` with the odds `odds` and the models `models`. The phrase tables'
 /// memories come first, as they take them: on the forms they were written for they are rarely
 /// wrong, and they hold what a user relies on ("remember this: …"). The models then read every
 /// sentence the tables took nothing from and do not point at, for the wording no table knows:
-/// such a sentence yields a memory when the sentence model gives it more than `odds.unruled`,
+/// such a sentence yields a memory when the sentence model gives it more than `odds`,
 /// and the span model chooses which text is the memory.
-pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Captured {
+pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
     let learned = walk_read(
         &text,
         &rules,
         &models.kind,
-        |sentence| !is_ruled(sentence) && asks_at(odds.unruled, models, sentence),
+        |sentence| !is_ruled(sentence) && asks_at(odds, models, sentence),
         |_, scored| best_span(models, scored),
     );
     let mut memories = Collector::default();
@@ -114,17 +114,11 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
     }
 }
 
-/// The probabilities the sentence model must give a sentence for it to yield a memory.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Odds {
-    /// A sentence the phrase tables took nothing from: well above even odds, since a user
-    /// states facts all the time without asking to keep them.
-    pub unruled: f64,
-}
-
-/// The odds of `capture`, chosen on the training data's development split by
-/// `train_models --tune`, never on the test split.
-pub const ODDS: Odds = Odds { unruled: 0.9 };
+/// The probability the sentence model must give a sentence the phrase tables took nothing
+/// from for it to yield a memory: well above even odds, since a user states facts all the time
+/// without asking to keep them. Chosen on the training data's development split by
+/// `train_models --tune`.
+pub const SENTENCE_ODDS: f64 = 0.9;
 
 /// Whether the phrase tables took a memory from the sentence, or from the text it points at.
 pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
@@ -157,7 +151,7 @@ pub fn choose(
 /// Whether capture lets the models take a memory from `sentence`: one the tables took nothing
 /// from, which the sentence model gives more than its odds.
 pub fn asks(models: &learned::Models, sentence: &crate::domain::base::classifier::Input) -> bool {
-    !is_ruled(sentence) && asks_at(ODDS.unruled, models, sentence)
+    !is_ruled(sentence) && asks_at(SENTENCE_ODDS, models, sentence)
 }
 
 /// Whether the sentence model gives `sentence` more than the odds `odds`.
