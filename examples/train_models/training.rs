@@ -181,8 +181,9 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
     knobs: Knobs,
-) -> (Vec<Example>, Vec<Example>, Vec<Example>) {
-    let (mut sentence, mut span, mut kind) = (Vec::new(), Vec::new(), Vec::new());
+) -> (Vec<Example>, Vec<Example>, Vec<Example>, Vec<Example>) {
+    let (mut sentence, mut ruled, mut span, mut kind) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // The walk types memories with weights; the labels give the type, so these do not matter.
     let untrained = learned::models().kind;
     for case in cases {
@@ -203,19 +204,21 @@ fn explicit_examples<'a>(
                     })
                     .collect();
                 let chosen = right.iter().position(|&r| r);
-                // The sentence model reads only what the tables took nothing from.
-                if !explicit::is_ruled(sentence_input) {
-                    sentence.push(Example::new(
-                        sentence_input,
-                        learned::BITS,
-                        usize::from(chosen.is_some()),
-                        if chosen.is_some() {
-                            knobs.positive
-                        } else {
-                            1.0
-                        },
-                    ));
-                }
+                let (examples, bits) = if explicit::is_ruled(sentence_input) {
+                    (&mut ruled, learned::RULED_BITS)
+                } else {
+                    (&mut sentence, learned::BITS)
+                };
+                examples.push(Example::new(
+                    sentence_input,
+                    bits,
+                    usize::from(chosen.is_some()),
+                    if chosen.is_some() {
+                        knobs.positive
+                    } else {
+                        1.0
+                    },
+                ));
                 if let Some(index) = chosen {
                     for (proposal, &r) in scored.iter().zip(&right) {
                         if !proposal.memories.is_empty() {
@@ -253,7 +256,7 @@ fn explicit_examples<'a>(
             },
         );
     }
-    (sentence, span, kind)
+    (sentence, ruled, span, kind)
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
@@ -304,10 +307,14 @@ pub const KNOBS: Knobs = Knobs {
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
 /// a statement is not a request to remember it.
 pub fn statements_taken(models: &learned::Models, cases: &[&CandidateCase]) -> Score {
-    statements_taken_at(explicit::SENTENCE_ODDS, models, cases)
+    statements_taken_at(explicit::ODDS, models, cases)
 }
 
-pub fn statements_taken_at(odds: f64, models: &learned::Models, cases: &[&CandidateCase]) -> Score {
+pub fn statements_taken_at(
+    odds: explicit::Odds,
+    models: &learned::Models,
+    cases: &[&CandidateCase],
+) -> Score {
     let mut score = Score::default();
     for case in cases {
         let Some(candidate) = candidate_of(case) else {
@@ -340,6 +347,7 @@ fn statement_examples<'a>(
                 rule_in_sentence: !explicit::rule_capture(&candidate.text).memories.is_empty(),
                 rule_points_here: false,
                 read_with_previous: false,
+                taken: None,
             };
             Some(Example::new(
                 &learned::sentence_input(&context),
@@ -351,16 +359,17 @@ fn statement_examples<'a>(
         .collect()
 }
 
-/// The explicit models of weights `sentence`, `span` and `kind`.
-fn models_of(sentence: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
+/// The explicit models of weights `sentence`, `ruled`, `span` and `kind`.
+fn models_of(sentence: &[u8], ruled: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
     learned::Models {
         sentence: Weights::parse(leak(sentence), 2).unwrap(),
+        ruled: Weights::parse(leak(ruled), 2).unwrap(),
         span: Weights::parse(leak(span), 2).unwrap(),
         kind: Weights::parse(leak(kind), learned::TYPES.len()).unwrap(),
     }
 }
 
-pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 3] {
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 4] {
     train_explicit_with(KNOBS, cases, statements)
 }
 
@@ -368,8 +377,8 @@ pub fn train_explicit_with(
     knobs: Knobs,
     cases: &[MessageCase],
     statements: &[CandidateCase],
-) -> [Vec<u8>; 3] {
-    let (mut sentence, span, kind) =
+) -> [Vec<u8>; 4] {
+    let (mut sentence, ruled, span, kind) =
         explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
@@ -379,6 +388,7 @@ pub fn train_explicit_with(
     }
     [
         train(&sentence, options(2, learned::BITS)),
+        train(&ruled, options(2, learned::RULED_BITS)),
         train(&span, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
     ]
@@ -386,11 +396,11 @@ pub fn train_explicit_with(
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
 pub fn score_explicit(models: &learned::Models, cases: &[&MessageCase]) -> (Score, Score) {
-    score_explicit_at(explicit::SENTENCE_ODDS, models, cases)
+    score_explicit_at(explicit::ODDS, models, cases)
 }
 
 pub fn score_explicit_at(
-    odds: f64,
+    odds: explicit::Odds,
     models: &learned::Models,
     cases: &[&MessageCase],
 ) -> (Score, Score) {
@@ -428,6 +438,13 @@ pub fn score_explicit_at(
             by_kind.add(&format!("{} recall", case.kind), found.is_some());
             if let Some(found) = found {
                 by_language.add(&format!("{} type", case.lang), found.kind.as_str() == kind);
+                let named = explicit::kind::named_type(text).unwrap_or(found.kind);
+                by_language.add("~named type", named.as_str() == kind);
+                let decided = match explicit::kind::named_type(text) {
+                    Some(ocmem::domain::memory::kind::MemoryType::Decision) => "decision",
+                    _ => found.kind.as_str(),
+                };
+                by_language.add("~named decision type", decided == kind);
             }
         }
         for memory in &got {
@@ -501,12 +518,17 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let [sentence, span, kind] = train_explicit(&message_cases, &candidate_cases);
-    let models = models_of(&sentence, &span, &kind);
+    let [sentence, ruled, span, kind] = train_explicit(&message_cases, &candidate_cases);
+    let models = models_of(&sentence, &ruled, &span, &kind);
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
     let statements: Vec<&CandidateCase> =
         candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    out.push(Trained {
+        path: learned::RULED_WEIGHTS_FILE,
+        bytes: ruled,
+        report: String::new(),
+    });
     out.push(Trained {
         path: learned::SENTENCE_WEIGHTS_FILE,
         bytes: sentence,
@@ -608,8 +630,8 @@ pub fn learning_curves(root: &Path) -> String {
             .filter(|(i, _)| (i * share) % 100 < share || share == 100)
             .map(|(_, c)| c.clone())
             .collect();
-        let [sentence, span, kind] = train_explicit(&subset, &corpus::candidates(root));
-        let models = models_of(&sentence, &span, &kind);
+        let [sentence, ruled, span, kind] = train_explicit(&subset, &corpus::candidates(root));
+        let models = models_of(&sentence, &ruled, &span, &kind);
         let (by_language, _) = score_explicit(&models, &test);
         let (mut recall, mut precision) = ((0, 0), (0, 0));
         for (key, &(right, all)) in by_language.rows() {
@@ -643,6 +665,7 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let recall = Weights::parse(bytes(recall_model::WEIGHTS_FILE), 2).unwrap();
     let models = learned::Models {
         sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
+        ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
@@ -778,22 +801,31 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for positive in [1.0, 2.0] {
-        for statement_weight in [0.0, 0.1] {
+    for positive in [1.0] {
+        for statement_weight in [0.0] {
             let knobs = Knobs {
                 positive,
                 statements: statement_weight,
             };
-            let [sentence, span, kind] =
+            let [sentence, ruled, span, kind] =
                 train_explicit_with(knobs, &message_cases, &candidate_cases);
-            let models = models_of(&sentence, &span, &kind);
+            let models = models_of(&sentence, &ruled, &span, &kind);
             {
-                for odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
+                for (ruled, table_span) in [0.05, 0.1, 0.15, 0.2, 0.3]
+                    .into_iter()
+                    .flat_map(|r| [0.5, 0.8, 1.1].into_iter().map(move |t| (r, t)))
+                {
+                    let unruled = explicit::ODDS.unruled;
+                    let odds = explicit::Odds {
+                        unruled,
+                        ruled,
+                        table_span,
+                    };
                     let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
                     let lines = statements_taken_at(odds, &models, &statements);
                     let _ = writeln!(
                         out,
-                        "  positive {positive:.0} statements {statement_weight:.1} odds {odds:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
+                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}/{ruled:.2}/{table_span:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
                         rate_of(&by_language, " recall").0,
                         rate_of(&by_language, " precision").0,
                         rate_of(&by_language, " type").0,

@@ -76,15 +76,18 @@ pub fn message(text: &str) -> MessageReport {
         &models.kind,
         |_| true,
         |sentence, scored| {
-            let (asks, asks_why) = learned::explain(&models.sentence, sentence, TOP_FEATURES);
-            let best = scored
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| !s.memories.is_empty())
-                .map(|(i, s)| (i, models.span.predict(&s.input).probability(1)))
-                .max_by(|a, b| a.1.total_cmp(&b.1));
+            let (asks, asks_why) = learned::explain(
+                explicit::model_of(&models, sentence),
+                sentence,
+                TOP_FEATURES,
+            );
+            let best = explicit::best_span_at(
+                explicit::table_span_of(explicit::ODDS, sentence),
+                &models,
+                scored,
+            );
             let (memories, span) = match best {
-                Some((index, _)) => {
+                Some(index) => {
                     let (p, why) =
                         learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
                     (
@@ -109,11 +112,23 @@ pub fn message(text: &str) -> MessageReport {
                     },
                 ),
             };
-            let sentence_text = sentence
-                .texts
-                .iter()
-                .find(|(field, _)| *field == crate::domain::base::classifier::Field::Whole)
-                .map_or(String::new(), |(_, t)| t.to_string());
+            // A sentence the tables took from is read in parts: the trigger, the memory and
+            // what follows, each the first text of its field.
+            use crate::domain::base::classifier::Field;
+            let first = |wanted: Field| {
+                sentence
+                    .texts
+                    .iter()
+                    .find(|(field, _)| *field == wanted)
+                    .map(|(_, t)| *t)
+            };
+            let sentence_text = match first(Field::Whole) {
+                Some(whole) => whole.to_string(),
+                None => [Field::Head, Field::Body, Field::Tail]
+                    .into_iter()
+                    .filter_map(first)
+                    .collect(),
+            };
             sentences.push(SentenceVerdict {
                 sentence: sentence_text,
                 asks: Decision {

@@ -665,6 +665,21 @@ pub fn classify(text: &str) -> MemoryType {
     }
 }
 
+/// The type a memory's own words name outright, if any: a URL or a pointer to docs is a
+/// reference, a choice called one ("we decided", "decision") a decision. The type model
+/// weighs more than these words, and may miss them where they are few in its training data.
+pub fn named_type(text: &str) -> Option<MemoryType> {
+    let normalized = normalize(text);
+    let has_any = |words: &[&str]| words.iter().any(|word| has_word(&normalized, word));
+    if has_any(URL_MARKERS) || has_any(REFERENCE_WORDS) {
+        Some(MemoryType::Reference)
+    } else if has_any(DECISION_WORDS) {
+        Some(MemoryType::Decision)
+    } else {
+        None
+    }
+}
+
 /// Lowercase, one space between words, typographic apostrophes made plain.
 fn normalize(text: &str) -> String {
     text.split_whitespace()

@@ -21,6 +21,9 @@ use super::vocabulary;
 pub const CLASSES: [&str; 2] = ["no", "yes"];
 pub const BITS: u32 = 16;
 pub const SENTENCE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/sentence.weights";
+pub const RULED_WEIGHTS_FILE: &str = "src/domain/capture/explicit/ruled.weights";
+/// The ruled model reads few sentences (those the tables took from): fewer buckets.
+pub const RULED_BITS: u32 = 14;
 pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
 pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
 /// The memory types, in the type model's order.
@@ -32,15 +35,19 @@ pub const TYPES: [MemoryType; 4] = [
 ];
 pub const TYPE_BITS: u32 = 15;
 static SENTENCE_WEIGHTS: &[u8] = include_bytes!("sentence.weights");
+static RULED_WEIGHTS: &[u8] = include_bytes!("ruled.weights");
 static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
 static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
 
 /// The models of explicit capture.
 #[derive(Debug, Clone, Copy)]
 pub struct Models {
-    /// Whether a sentence the phrase tables took nothing from asks to keep a memory: learned
-    /// from such sentences alone, the only ones it reads.
+    /// Whether a sentence the phrase tables took nothing from asks to keep a memory.
     pub sentence: Weights,
+    /// Whether a sentence the tables took a memory from (or that points at one) asks to keep
+    /// it, rather than asking a one-off for the task at hand: learned from such sentences
+    /// alone, so that it weighs what sets a one-off apart, not what makes a trigger.
+    pub ruled: Weights,
     pub span: Weights,
     pub kind: Weights,
 }
@@ -48,6 +55,7 @@ pub struct Models {
 pub fn models() -> Models {
     Models {
         sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
+        ruled: Weights::compiled(RULED_WEIGHTS, 2),
         span: Weights::compiled(SPAN_WEIGHTS, 2),
         kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
     }
@@ -68,9 +76,14 @@ pub struct SentenceContext<'a> {
     /// Whether the sentence before gave a memory reading this one as the sentence after it:
     /// then this one is most often its pointer ("Remember that decision please").
     pub read_with_previous: bool,
+    /// Where in `sentence` the memory the tables took from it stands, if they took one.
+    pub taken: Option<(usize, usize)>,
 }
 
 pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
+    if let Some((from, to)) = context.taken {
+        return ruled_input(context, from, to);
+    }
     let mut input = Input::default()
         .masked(vocabulary::is_known)
         .text(Field::Whole, context.sentence)
@@ -107,6 +120,73 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
     input
 }
 
+/// What the ruled model reads of a sentence the tables took the memory at bytes `from..to`
+/// from: the trigger before it, the memory, and what follows it, each apart. Whether a request
+/// is a one-off for the task is said in the memory ("… before you merge this PR"), and how it
+/// is asked in the trigger ("remember to …" against "remember this: …"): read together, the
+/// "this" of a trigger is taken for the "this" of a task.
+fn ruled_input<'a>(context: &SentenceContext<'a>, from: usize, to: usize) -> Input<'a> {
+    let sentence = context.sentence;
+    let (trigger, memory, after) = (&sentence[..from], &sentence[from..to], &sentence[to..]);
+    let mut input = Input::default()
+        .masked(vocabulary::is_known)
+        .text(Field::Body, memory)
+        .text(Field::Head, trigger)
+        .named("rule:sentence")
+        .named_if(is_colon_trigger(trigger), "trigger:colon")
+        .named_if(context.rule_points_here, "rule:pointed-at")
+        .named_if(context.is_question, "question")
+        .named_if(context.list_follows, "list-follows")
+        .named_if(context.read_with_previous, "read-with-previous")
+        .named_if(trigger.trim().is_empty(), "trigger:none")
+        .named_if(after.trim().is_empty(), "after:none");
+    for word in spelling::corrections(trigger) {
+        input = input.text(Field::Head, word);
+    }
+    if !after.trim().is_empty() {
+        input = input.text(Field::Tail, after);
+    }
+    if let Some(before) = context.before {
+        input = input.text(Field::Before, before);
+    }
+    if !context.next.is_empty() {
+        input = input.text(Field::After, context.next);
+    }
+    input
+}
+
+/// Whether the words before a memory end with a colon ("remember this:", "覚えておいて：",
+/// "for all my projects:"): the user has set the memory apart as one, and the one-offs of
+/// the task are not asked this way.
+pub fn is_colon_trigger(trigger: &str) -> bool {
+    let trigger = trigger.trim_end();
+    trigger.ends_with([':', '：']) && trigger.chars().any(char::is_alphanumeric)
+}
+
+/// Whether the ruled model read `sentence` as a memory set apart by a colon.
+pub fn has_colon_trigger(sentence: &Input) -> bool {
+    sentence.named.contains(&"trigger:colon")
+}
+
+/// The clause of `sentence` whose memory starts at byte `at`: from the last mark before it that
+/// words follow before `at` (the trigger's own words: ", y recuerda que …"), or the whole
+/// sentence. A request to remember stands in its own clause, and the task asked in the clause
+/// before ("Fix the typo in the header, and remember …") does not make it a one-off.
+pub fn clause_before(sentence: &str, at: usize) -> &str {
+    let before = &sentence[..at];
+    let mut cut = 0;
+    for (mark_at, mark) in before.match_indices(CLAUSE_MARKS) {
+        let between = &before[mark_at + mark.len()..];
+        if between.chars().any(char::is_alphanumeric) {
+            cut = mark_at + mark.len();
+        }
+    }
+    sentence[cut..].trim_start()
+}
+
+/// What ends a clause.
+const CLAUSE_MARKS: &[char] = &[',', '，', ';', '；', '、', '—', '–', ':', '：'];
+
 /// How much of a sentence's opening and ending the sentence model reads apart.
 const EDGE_CHARS: usize = 24;
 
@@ -135,6 +215,10 @@ pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -
 
 /// The type of a memory of `text` from `sentence`.
 pub fn type_of(weights: &Weights, text: &str, sentence: &str) -> MemoryType {
+    // A choice the user calls a decision is one, whatever else its words say.
+    if super::kind::named_type(text) == Some(MemoryType::Decision) {
+        return MemoryType::Decision;
+    }
     let rule_type = super::classify(text);
     TYPES[weights
         .predict(&type_input(text, sentence, rule_type))

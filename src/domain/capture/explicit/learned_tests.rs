@@ -211,6 +211,32 @@ fn host_context_is_cut_out_and_what_surrounds_it_is_read() {
 }
 
 #[test]
+fn the_models_read_what_the_tables_took_too() {
+    // A one-off for the task at hand, in the tables' own form: the sentence model leaves it.
+    for message in [
+        "Remember to regenerate the timetable fixtures before you push this branch.",
+        "Don't forget to mention the seat-map fix in the description of this pull request.",
+    ] {
+        assert!(
+            !rule_capture(message).memories.is_empty(),
+            "the tables take {message}"
+        );
+        assert!(
+            capture(message).is_empty(),
+            "{message}: {:?}",
+            capture(message)
+        );
+    }
+    // A trigger that only points back: the span model takes what it points at, not the words
+    // after the tables' trigger.
+    let message = "No, the due date is computed from the branch's calendar, not the system \
+                   calendar. Remember that decision please, I don't want to relitigate it.";
+    assert!(texts(message)
+        .iter()
+        .all(|text| !text.contains("relitigate")));
+}
+
+#[test]
 fn a_proposal_s_edges_have_a_shape() {
     let shape = |head: &str, tail: &str| {
         let proposal = learned::Proposal {
@@ -240,4 +266,19 @@ fn a_proposal_s_edges_have_a_shape() {
         shape("pls", "remember that one, it bit us twice already"),
         ["head:shape:short", "tail:shape:long"]
     );
+}
+
+#[test]
+fn a_request_is_read_in_its_own_clause() {
+    let sentence = "Arregla el typo del header, y recuerda que nunca hacemos commit directo a main";
+    let at = sentence.find("nunca").unwrap();
+    assert_eq!(
+        learned::clause_before(sentence, at),
+        "y recuerda que nunca hacemos commit directo a main"
+    );
+    let sentence = "Also, remember: use pnpm";
+    let at = sentence.find("use").unwrap();
+    assert_eq!(learned::clause_before(sentence, at), "remember: use pnpm");
+    let sentence = "pnpmを使うことを覚えておいて";
+    assert_eq!(learned::clause_before(sentence, 0), sentence);
 }

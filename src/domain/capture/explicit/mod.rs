@@ -27,7 +27,7 @@
 mod addressee;
 mod body;
 mod forget;
-mod kind;
+pub mod kind;
 mod language;
 pub mod learned;
 pub mod recall;
@@ -85,27 +85,38 @@ pub fn capture(message: &str) -> Vec<ExplicitMemory> {
 
 /// `capture`, also counting the memories beyond the limit.
 pub fn capture_counted(message: &str) -> Captured {
-    capture_with(SENTENCE_ODDS, &learned::models(), message)
+    capture_with(ODDS, &learned::models(), message)
 }
 
-/// `capture_counted` with the odds `odds` and the models `models`. The phrase tables'
-/// memories come first, as they take them: on the forms they were written for they are rarely
-/// wrong, and they hold what a user relies on ("remember this: …"). The models then read every
-/// sentence the tables took nothing from and do not point at, for the wording no table knows:
-/// such a sentence yields a memory when the sentence model gives it more than `odds`,
-/// and the span model chooses which text is the memory.
-pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captured {
+/// `capture_counted` with the odds `odds` and the models `models`. Every readable sentence is
+/// read by the models, and the phrase tables' hits are among what they read: a sentence the
+/// tables took a memory from (or that points at one) yields a memory when the sentence model
+/// gives it more than `odds.ruled`, low, so that the tables' forms stay taken and a one-off
+/// for the task at hand ("remember to push this branch") is not; any other sentence when it
+/// gives more than `odds.unruled`. The span model then chooses which text is the memory, and
+/// may prefer another to the tables' ("Remember that decision please" points back, it does
+/// not hold the memory). A memory the tables took that no proposal can give (the next
+/// line's sentence under "Remember this:") is kept as they took it.
+pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Captured {
     let text = readable_text(message);
+    // Every memory the tables take, past the limit too: the models read them all, and the
+    // limit applies once, to what they keep.
     let rules = rules_over(&text, usize::MAX);
+    let mut decided: HashSet<String> = HashSet::new();
     let learned = walk_read(
         &text,
         &rules,
         &models.kind,
-        |sentence| !is_ruled(sentence) && asks_at(odds, models, sentence),
-        |_, scored| best_span(models, scored),
+        &mut decided,
+        |sentence| asks_with(odds, models, sentence),
+        |sentence, scored| best_span_at(table_span_of(odds, sentence), models, scored),
     );
     let mut memories = Collector::default();
-    for memory in rules.memories.into_iter().chain(learned.memories) {
+    let undecided = rules
+        .memories
+        .into_iter()
+        .filter(|memory| !decided.contains(&memory.text));
+    for memory in undecided.chain(learned.memories) {
         memories.keep(memory.scope, memory.kind, memory.text);
     }
     Captured {
@@ -114,11 +125,29 @@ pub fn capture_with(odds: f64, models: &learned::Models, message: &str) -> Captu
     }
 }
 
-/// The probability the sentence model must give a sentence the phrase tables took nothing
-/// from for it to yield a memory: well above even odds, since a user states facts all the time
-/// without asking to keep them. Chosen on the training data's development split by
-/// `train_models --tune`.
-pub const SENTENCE_ODDS: f64 = 0.9;
+/// The probabilities the sentence model must give a sentence for it to yield a memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Odds {
+    /// A sentence the phrase tables took nothing from: well above even odds, since a user
+    /// states facts all the time without asking to keep them.
+    pub unruled: f64,
+    /// A sentence the tables took a memory from, or that points at one: low, so that only what
+    /// the model is sure is not a memory (a one-off for the task) is left out.
+    pub ruled: f64,
+    /// The span model's probability at which the text the tables took stays the memory,
+    /// though the model likes another better: the tables cut their own triggers well ("from
+    /// now on", "for all my projects"), and the model is for what they cut wrong ("No. X",
+    /// "X. Remember that, Y").
+    pub table_span: f64,
+}
+
+/// The odds of `capture`, chosen on the training data's development split by
+/// `train_models --tune`, never on the test split.
+pub const ODDS: Odds = Odds {
+    unruled: 0.9,
+    ruled: 0.2,
+    table_span: 1.1,
+};
 
 /// Whether the phrase tables took a memory from the sentence, or from the text it points at.
 pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
@@ -132,11 +161,12 @@ pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
 pub struct Scored<'a> {
     pub input: crate::domain::base::classifier::Input<'a>,
     pub memories: Vec<(Addressee, String)>,
+    /// Whether each of its memories is one the tables took.
+    pub rule_took: bool,
 }
 
-/// The proposal the models take from a sentence (see `capture_with`): none for a sentence
-/// the tables took from, or unless the sentence model gives it more than its odds; then the one
-/// the span model ranks first.
+/// The proposal the models take from a sentence (see `capture_with`): none unless the sentence
+/// model gives it more than its odds; then the one the span model ranks first.
 pub fn choose(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
@@ -145,27 +175,69 @@ pub fn choose(
     if !asks(models, sentence) {
         return None;
     }
-    best_span(models, scored)
+    best_span_at(table_span_of(ODDS, sentence), models, scored)
 }
 
-/// Whether capture lets the models take a memory from `sentence`: one the tables took nothing
-/// from, which the sentence model gives more than its odds.
+/// Whether the sentence model gives `sentence` more than its odds in `capture`.
 pub fn asks(models: &learned::Models, sentence: &crate::domain::base::classifier::Input) -> bool {
-    !is_ruled(sentence) && asks_at(SENTENCE_ODDS, models, sentence)
+    asks_with(ODDS, models, sentence)
 }
 
-/// Whether the sentence model gives `sentence` more than the odds `odds`.
+/// Whether `sentence` yields a memory at the odds `odds`: one the tables took and set apart
+/// with a colon always does; any other when its model gives it more than its odds.
+pub fn asks_with(
+    odds: Odds,
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+) -> bool {
+    if learned::has_colon_trigger(sentence) {
+        return true;
+    }
+    let at = if is_ruled(sentence) {
+        odds.ruled
+    } else {
+        odds.unruled
+    };
+    asks_at(at, models, sentence)
+}
+
+/// The span odds of `sentence`: a memory the tables took and the user set apart with a colon
+/// is the text after it, as the tables cut it.
+pub fn table_span_of(odds: Odds, sentence: &crate::domain::base::classifier::Input) -> f64 {
+    if learned::has_colon_trigger(sentence) {
+        0.0
+    } else {
+        odds.table_span
+    }
+}
+
+/// Whether the model of `sentence` (the ruled model for a sentence the tables took from, the
+/// sentence model for any other) gives it more than the odds `odds`.
 pub fn asks_at(
     odds: f64,
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
 ) -> bool {
-    models.sentence.predict(sentence).probability(1) > odds
+    model_of(models, sentence).predict(sentence).probability(1) > odds
 }
 
-/// The proposal the span model likes best, of those that give a memory.
-pub fn best_span(models: &learned::Models, scored: &[Scored]) -> Option<usize> {
+/// The model that reads `sentence`.
+pub fn model_of<'m>(
+    models: &'m learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+) -> &'m crate::domain::base::classifier::Weights {
+    if is_ruled(sentence) {
+        &models.ruled
+    } else {
+        &models.sentence
+    }
+}
+
+/// The proposal the span model likes best, of those that give a memory; but the tables' own,
+/// if the model gives it at least `table_span`.
+pub fn best_span_at(table_span: f64, models: &learned::Models, scored: &[Scored]) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
+    let mut table: Option<(usize, f64)> = None;
     for (index, proposal) in scored.iter().enumerate() {
         if proposal.memories.is_empty() {
             continue;
@@ -174,8 +246,14 @@ pub fn best_span(models: &learned::Models, scored: &[Scored]) -> Option<usize> {
         if best.is_none_or(|(_, top)| p > top) {
             best = Some((index, p));
         }
+        if proposal.rule_took && table.is_none_or(|(_, top)| p > top) {
+            table = Some((index, p));
+        }
     }
-    best.map(|(index, _)| index)
+    match table {
+        Some((index, p)) if p >= table_span => Some(index),
+        _ => best.map(|(index, _)| index),
+    }
 }
 
 /// The memories of `message` that `choose` picks, sentence by sentence, from the proposals of
@@ -190,7 +268,7 @@ pub fn walk(
 ) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
-    walk_read(&text, &rules, kinds, asks, choose)
+    walk_read(&text, &rules, kinds, &mut HashSet::new(), asks, choose)
 }
 
 /// `message` as capture reads it: without invisible characters, a host's repeated context
@@ -201,11 +279,13 @@ fn readable_text(message: &str) -> String {
     strip_private(&unwrapped).into_owned()
 }
 
-/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`.
+/// `walk` over `text`, already readable, whose phrase tables' capture is `rules`; the texts of
+/// the tables' memories that some sentence walked holds or points at go into `decided`.
 fn walk_read(
     text: &str,
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
+    decided: &mut HashSet<String>,
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
@@ -242,16 +322,38 @@ fn walk_read(
             let pointed_at = if previous_taken { None } else { previous };
             let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
-            // The sentence before holds a memory this one points at only when this one holds
+            // The sentences around hold a memory this one points at only when this one holds
             // none of its own: "remember this: X" after "remember this: Y" does not point back
-            // at Y.
-            let rule_points_here = rule_texts.iter().any(|t| {
-                next.contains(t)
+            // at Y, and "Remember: X. Remember that Y." does not point on at Y. Then this one
+            // is not read with the next either: that one stands alone.
+            let next = if rule_in_sentence && rule_texts.iter().any(|t| next.contains(t)) {
+                ""
+            } else {
+                next
+            };
+            let mut rule_points_here = false;
+            for &t in &rule_texts {
+                let here = sentence.contains(t);
+                // The next sentence is what this one points at only when it is the memory,
+                // with no request of its own: "Remember this. Use pnpm." and not "We use
+                // pnpm. Remember this: use pnpm over npm."
+                let pointed = (!rule_in_sentence && next.contains(t) && is_whole(t, next))
                     || items.iter().any(|i| i.contains(t))
-                    || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)))
-            });
+                    || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)));
+                if here || pointed {
+                    decided.insert(t.to_string());
+                }
+                rule_points_here |= pointed;
+            }
+            let taken = rule_texts
+                .iter()
+                .filter_map(|t| sentence.find(t).map(|at| (at, at + t.len())))
+                .min();
+            let asked_in = taken.map_or(sentence, |(at, _)| learned::clause_before(sentence, at));
+            let offset = asked_in.as_ptr() as usize - sentence.as_ptr() as usize;
             let context = learned::SentenceContext {
-                sentence,
+                sentence: asked_in,
+                taken: taken.map(|(from, to)| (from - offset, to - offset)),
                 before: previous,
                 next,
                 list_follows: !items.is_empty(),
@@ -303,6 +405,7 @@ fn walk_read(
                     Scored {
                         input,
                         memories: found,
+                        rule_took,
                     }
                 })
                 .collect();
@@ -312,7 +415,14 @@ fn walk_read(
             if let Some(chosen) = chosen {
                 for (scope, text) in &scored[chosen].memories {
                     let kind = learned::type_of(kinds, text, sentence);
-                    memories.keep(*scope, kind, text.clone());
+                    // The tables read whom a memory is for across the whole request ("for
+                    // all my projects, remember …"); a proposal reads its own words only.
+                    let scope = rules
+                        .memories
+                        .iter()
+                        .find(|m| m.text == *text)
+                        .map_or(*scope, |m| m.scope);
+                    memories.keep(scope, kind, text.clone());
                 }
                 if matches!(proposals[chosen].body, learned::Body::Items(_)) {
                     index = after_items;
@@ -328,6 +438,15 @@ fn walk_read(
         dropped: memories.dropped,
     }
 }
+
+/// Whether `memory` is the whole of `sentence` but for a few characters (its final mark, a
+/// filler): then `sentence` asks nothing of its own.
+fn is_whole(memory: &str, sentence: &str) -> bool {
+    sentence.chars().count() <= memory.chars().count() + WHOLE_SLACK
+}
+
+/// How many characters a sentence may hold besides its memory and still be only that memory.
+const WHOLE_SLACK: usize = 8;
 
 /// The memories a proposal would give, as the phrase tables' captures are cleaned and
 /// addressed; `addressed` says whether its sentence and what it points at hold any scope
