@@ -48,6 +48,37 @@ fn prompt(env: &Env, session: &str, id: &str, text: &str) -> String {
     )
 }
 
+/// "Remember to …" is how a one-off for the task is asked most of the time, and the models
+/// leave it ("… before you wrap up this PR"); a habit asked the same way is left too, and
+/// then the agent is told, not left unaware: it reads the whole conversation and saves what
+/// the user meant to last.
+#[test]
+fn a_request_read_as_one_for_the_task_is_not_stored_and_the_agent_hears_of_it() {
+    let env = Env::new();
+    claude(&env, "s-1", "SessionStart", json!({"source": "startup"}));
+    let shown = prompt(
+        &env,
+        "s-1",
+        "p1",
+        "Fix the header. Also remember to bump the version in the manifest before you wrap up this PR.",
+    );
+    assert!(
+        shown.contains(
+            "- [not saved] 1 in the latest message read as a request for this task only: \
+             if the user meant it for later sessions too, save it with the memory_add tool"
+        ),
+        "{shown}"
+    );
+    assert!(
+        !env.memory_file(DEMO_DIR).exists() || entries(&env).is_empty(),
+        "{:?}",
+        entries(&env)
+    );
+    // The next message says nothing of it any more.
+    let next = prompt(&env, "s-1", "p2", "thanks, now run the tests");
+    assert!(!next.contains("not saved"), "{next}");
+}
+
 #[test]
 fn a_forget_through_claude_code_supersedes_the_entry_and_the_next_session_drops_it() {
     let env = Env::new();
@@ -56,7 +87,7 @@ fn a_forget_through_claude_code_supersedes_the_entry_and_the_next_session_drops_
         &env,
         "s-1",
         "p1",
-        "Remember: the staging database is read-only. Also remember to keep answers short.",
+        "Remember: the staging database is read-only. Also remember: keep answers short.",
     );
     let shown = prompt(
         &env,

@@ -45,5 +45,8 @@ fn json_line(rendered: &Rendered) -> String {
     if let Some(count) = rendered.memories_refused.filter(|&n| n > 0) {
         line["memoriesRefused"] = json!(count);
     }
+    if let Some(count) = rendered.memories_set_aside.filter(|&n| n > 0) {
+        line["memoriesSetAside"] = json!(count);
+    }
     format!("{line}\n")
 }

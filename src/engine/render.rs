@@ -76,6 +76,8 @@ pub struct Rendered {
     /// How many memories the message asked for that read as instructions to the agent and
     /// were not stored; `None` when no message was read.
     pub memories_refused: Option<usize>,
+    /// How many memories in the tables' words read as one-offs for the task; likewise.
+    pub memories_set_aside: Option<usize>,
 }
 
 impl Rendered {
@@ -122,6 +124,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         _ => None,
     };
     let over_limit = read.as_ref().map(|r| r.dropped);
+    let set_aside = read.as_ref().map(|r| r.set_aside);
     let forgets = match prompt {
         Some(text) if read.is_some() => explicit::forget_requests(text),
         _ => Vec::new(),
@@ -142,7 +145,8 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
                 && (over_limit.is_none() || state.forget_note.is_none())
                 && state.frozen_workspace_block.is_some()
                 && over_limit.is_none_or(|n| n == state.memories_over_limit)
-                && refused.is_none_or(|n| n == state.memories_refused) =>
+                && refused.is_none_or(|n| n == state.memories_refused)
+                && set_aside.is_none_or(|n| n == state.memories_set_aside) =>
         {
             let block = state.frozen_workspace_block.clone().unwrap_or_default();
             (block, hot_state(&state, &workspace.root))
@@ -160,6 +164,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
                 forgets: &forgets,
                 over_limit,
                 refused,
+                set_aside,
             },
         )?,
     };
@@ -177,6 +182,7 @@ pub fn render(ctx: &Context, prompt: Prompt) -> Result<Rendered> {
         session: session_block,
         memories_over_limit: over_limit,
         memories_refused: refused,
+        memories_set_aside: set_aside,
     })
 }
 
@@ -392,6 +398,8 @@ struct MessageRead<'a> {
     over_limit: Option<usize>,
     /// How many it asked for that read as instructions to the agent; `None` likewise.
     refused: Option<usize>,
+    /// How many it asked for in the tables' words that read as one-offs; `None` likewise.
+    set_aside: Option<usize>,
 }
 
 /// Under the session's lock: freezes the workspace block (unless this session already has
@@ -459,6 +467,9 @@ fn update_session(
             }
             if let Some(count) = message.refused {
                 state.memories_refused = count;
+            }
+            if let Some(count) = message.set_aside {
+                state.memories_set_aside = count;
             }
             if *state != before {
                 state.updated_at = format_rfc3339_ms(ctx.now_ms);

@@ -56,6 +56,11 @@ pub struct SessionState {
     /// agent and were not stored: rendered, so that the user hears of them.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub memories_refused: usize,
+    /// How many memories the latest user message asked for in the tables' words that read
+    /// as requests for the task at hand and were not stored: rendered, so that the agent
+    /// saves them if the user meant them to last.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub memories_set_aside: usize,
     /// What the latest user message asked to forget, and what was forgotten (or why
     /// nothing was): one line of the hot state, until the next message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,6 +110,7 @@ impl SessionState {
             frozen_workspace_block: None,
             memories_over_limit: 0,
             memories_refused: 0,
+            memories_set_aside: 0,
             forget_note: None,
             shown_hot_state: None,
             verified_counted: Vec::new(),

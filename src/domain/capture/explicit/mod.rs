@@ -73,6 +73,10 @@ pub struct Captured {
     pub memories: Vec<ExplicitMemory>,
     /// How many more distinct memories the message held.
     pub dropped: usize,
+    /// How many memories the phrase tables took that the models read as requests for the task
+    /// at hand, and left: the agent hears of them, and keeps them if the user meant them to
+    /// last.
+    pub set_aside: usize,
 }
 
 /// The explicit memories of one user message, in order, at most `MAX_MEMORIES_PER_MESSAGE`.
@@ -103,11 +107,12 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
     // limit applies once, to what they keep.
     let rules = rules_over(&text, usize::MAX);
     let mut decided: HashSet<String> = HashSet::new();
+    let mut left: HashSet<String> = HashSet::new();
     let learned = walk_read(
         &text,
         &rules,
         &models.kind,
-        &mut decided,
+        (&mut decided, &mut left),
         |sentence| asks_with(odds, models, sentence),
         |sentence, scored| best_span_at(table_span_of(odds, sentence), models, scored),
     );
@@ -116,12 +121,15 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         .memories
         .into_iter()
         .filter(|memory| !decided.contains(&memory.text));
+    let kept: HashSet<&str> = learned.memories.iter().map(|m| m.text.as_str()).collect();
+    let set_aside = left.iter().filter(|t| !kept.contains(t.as_str())).count();
     for memory in undecided.chain(learned.memories) {
         memories.keep(memory.scope, memory.kind, memory.text);
     }
     Captured {
         memories: memories.kept,
         dropped: memories.dropped,
+        set_aside,
     }
 }
 
@@ -268,7 +276,15 @@ pub fn walk(
 ) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
-    walk_read(&text, &rules, kinds, &mut HashSet::new(), asks, choose)
+    let mut ignored = (HashSet::new(), HashSet::new());
+    walk_read(
+        &text,
+        &rules,
+        kinds,
+        (&mut ignored.0, &mut ignored.1),
+        asks,
+        choose,
+    )
 }
 
 /// `message` as capture reads it: without invisible characters, a host's repeated context
@@ -285,7 +301,7 @@ fn walk_read(
     text: &str,
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
-    decided: &mut HashSet<String>,
+    (decided, left): (&mut HashSet<String>, &mut HashSet<String>),
     mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
@@ -332,6 +348,7 @@ fn walk_read(
                 next
             };
             let mut rule_points_here = false;
+            let mut deciding: Vec<&str> = Vec::new();
             for &t in &rule_texts {
                 let here = sentence.contains(t);
                 // The next sentence is what this one points at only when it is the memory,
@@ -342,6 +359,7 @@ fn walk_read(
                     || (!rule_in_sentence && previous.is_some_and(|p| p.contains(t)));
                 if here || pointed {
                     decided.insert(t.to_string());
+                    deciding.push(t);
                 }
                 rule_points_here |= pointed;
             }
@@ -364,6 +382,7 @@ fn walk_read(
             };
             let sentence_input = learned::sentence_input(&context);
             if !asks(&sentence_input) {
+                left.extend(deciding.iter().map(|t| t.to_string()));
                 previous_taken = false;
                 read_next = false;
                 if !is_question {
@@ -436,6 +455,7 @@ fn walk_read(
     Captured {
         memories: memories.kept,
         dropped: memories.dropped,
+        set_aside: 0,
     }
 }
 
@@ -536,6 +556,7 @@ fn rules_over(text: &str, limit: usize) -> Captured {
     Captured {
         memories: memories.kept,
         dropped: memories.dropped,
+        set_aside: 0,
     }
 }
 

@@ -56,7 +56,8 @@ fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
         rule_capture(&"remember this: use pnpm everywhere\n".repeat(40)),
         Captured {
             memories: tables("remember this: use pnpm everywhere"),
-            dropped: 0
+            dropped: 0,
+            set_aside: 0,
         }
     );
 }
