@@ -224,7 +224,7 @@ fn every_tool_on_an_empty_workspace() {
         ("memory_forget", json!({"match": "pnpm"})),
         (
             "memory_add",
-            json!({"text": "Deploys go through the staging cluster first", "type": "project"}),
+            json!({"text": "Deploys go through the staging cluster in eu-west-1 before production", "type": "project"}),
         ),
         ("memory_search", json!({"query": "staging deploys"})),
     ]);
@@ -237,7 +237,7 @@ fn every_tool_on_an_empty_workspace() {
     assert_eq!(added["entry"]["source"], json!("manual"));
     assert_eq!(
         texts(&answer(&report, 5).unwrap(), "results"),
-        ["workspace:Deploys go through the staging cluster first"]
+        ["workspace:Deploys go through the staging cluster in eu-west-1 before production"]
     );
 }
 

@@ -293,7 +293,7 @@ fn a_broken_user_store_is_set_aside_with_one_warning() {
         BETA,
         "s2",
         "m1",
-        "for all my projects, remember to run the formatter before committing",
+        "for all my projects, remember: run the formatter before committing",
     );
     assert_eq!(
         active_texts(&user_file(&env)),

@@ -424,7 +424,7 @@ test("memory_add stores a manual entry that memory_search and memory_list then f
 test("memory_add refuses secrets, instructions, session narration and texts too short", async () => {
   const root = newWorkspace();
   const hooks = await load(root);
-  const kept = await callTool(hooks, "memory_add", { text: "The staging cluster runs in eu-west-1" }, { directory: root });
+  const kept = await callTool(hooks, "memory_add", { text: "The staging cluster runs in the eu-west-1 region of the main AWS account" }, { directory: root });
   assert.equal(kept.title, "memory_add", kept.output);
   const secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
   const before = readFileSync(memoryFile(root), "utf8");
@@ -469,7 +469,7 @@ test("memory_forget supersedes the entry, and says so when it was forgotten alre
   const root = newWorkspace();
   const hooks = await load(root);
   await callTool(hooks, "memory_add", { text: "Use pnpm for all packages in this monorepo" }, { directory: root });
-  await callTool(hooks, "memory_add", { text: "The staging cluster runs in eu-west-1" }, { directory: root });
+  await callTool(hooks, "memory_add", { text: "The staging cluster runs in the eu-west-1 region of the main AWS account" }, { directory: root });
   const [pnpm, staging] = readJson(memoryFile(root)).entries;
 
   const forgotten = await callTool(hooks, "memory_forget", { id: pnpm.id }, { directory: root });
@@ -562,7 +562,7 @@ test("a corrupt store is reported to the model and left as it was", async () => 
   await callTool(hooks, "memory_add", { text: "Deploys go through the staging cluster first" }, { directory: root });
   writeFileSync(memoryFile(root), "{ not json");
   for (const [name, args] of [
-    ["memory_add", { text: "The staging cluster runs in eu-west-1" }],
+    ["memory_add", { text: "The staging cluster runs in the eu-west-1 region of the main AWS account" }],
     ["memory_forget", { id: "mem_1" }],
   ]) {
     const answer = await callTool(hooks, name, args, { directory: root });
@@ -584,7 +584,7 @@ test("while memory is off for the workspace the tools read and change nothing", 
   const off = spawnSync(BIN, ["memory", "off", "--workspace", root], { encoding: "utf8" });
   assert.equal(off.status, 0, off.stderr);
   for (const [name, args] of [
-    ["memory_add", { text: "The staging cluster runs in eu-west-1" }],
+    ["memory_add", { text: "The staging cluster runs in the eu-west-1 region of the main AWS account" }],
     ["memory_search", { query: "staging" }],
     ["memory_list", {}],
     ["memory_forget", { id: readJson(memoryFile(root)).entries[0].id }],

@@ -305,7 +305,7 @@ fn add_stores_a_manual_entry_once_in_the_memory_asked_for() {
     let added = s
         .call(
             catalog::ADD,
-            json!({"text": "Deploys go through the staging cluster first", "type": "project"}),
+            json!({"text": "Deploys go through the staging cluster in eu-west-1 before production", "type": "project"}),
         )
         .unwrap();
     assert_eq!(added["outcome"], json!("added"));
@@ -322,7 +322,7 @@ fn add_stores_a_manual_entry_once_in_the_memory_asked_for() {
     let again = s
         .call(
             catalog::ADD,
-            json!({"text": "Deploys go through the staging cluster first", "type": "project"}),
+            json!({"text": "Deploys go through the staging cluster in eu-west-1 before production", "type": "project"}),
         )
         .unwrap();
     assert_eq!(again["outcome"], json!("duplicate"));

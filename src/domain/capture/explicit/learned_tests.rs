@@ -282,3 +282,95 @@ fn a_request_is_read_in_its_own_clause() {
     let sentence = "pnpmを使うことを覚えておいて";
     assert_eq!(learned::clause_before(sentence, 0), sentence);
 }
+
+#[test]
+fn a_memory_set_apart_with_a_colon_is_kept_as_the_tables_cut_it() {
+    for trigger in [
+        "remember this:",
+        "Remember:",
+        "覚えておいて：",
+        "for all my projects:",
+    ] {
+        assert!(learned::is_colon_trigger(trigger), "{trigger}");
+    }
+    for trigger in ["", ":", " : ", "remember to", "remember this", "note: it, "] {
+        assert!(!learned::is_colon_trigger(trigger), "{trigger:?}");
+    }
+    // The ruled model would leave these (a habit read as a one-off); the colon keeps them.
+    for (message, memory) in [
+        (
+            "remember this: run the linter before pushing",
+            "run the linter before pushing",
+        ),
+        (
+            "please fix the build. remember this: run the linter before pushing",
+            "run the linter before pushing",
+        ),
+    ] {
+        assert_eq!(texts(message), [memory], "{message}");
+    }
+}
+
+#[test]
+fn a_request_of_its_own_is_not_read_as_pointing_at_the_next_or_the_one_before() {
+    // Two requests, each its own memory: the first sentence does not point on at the second.
+    assert_eq!(
+        texts(
+            "remember: use pnpm for all packages. Remember that pnpm-lock.yaml must be \
+             committed with every dependency change."
+        ),
+        [
+            "use pnpm for all packages",
+            "pnpm-lock.yaml must be committed with every dependency change"
+        ]
+    );
+    // A statement before a request of its own is not what the request points at.
+    assert_eq!(
+        texts("we decided to use Postgres. remember this: we decided to use Postgres over MySQL"),
+        ["we decided to use Postgres over MySQL"]
+    );
+    assert!(is_whole("use pnpm", "Use pnpm."));
+    assert!(is_whole("use pnpm", "use pnpm, please"));
+    assert!(!is_whole("use pnpm", "remember this: use pnpm"));
+}
+
+#[test]
+fn whom_a_memory_is_for_is_the_tables_reading_of_the_whole_request() {
+    let captured = capture("Remember for all my projects: reply in Traditional Chinese.");
+    assert_eq!(captured.len(), 1);
+    assert_eq!(captured[0].scope, Addressee::User);
+    assert_eq!(captured[0].text, "reply in Traditional Chinese");
+}
+
+#[test]
+fn a_choice_called_a_decision_is_one() {
+    let captured =
+        capture("remember this: we decided the alert bot uses the ops channel and backups use S3");
+    assert_eq!(captured.len(), 1);
+    assert_eq!(captured[0].kind, MemoryType::Decision);
+    assert_eq!(
+        kind::named_type("we decided to use Postgres"),
+        Some(MemoryType::Decision)
+    );
+    assert_eq!(
+        kind::named_type("the runbook is at https://wiki.example.com/run"),
+        Some(MemoryType::Reference)
+    );
+    assert_eq!(kind::named_type("send the weekly report on Mondays"), None);
+}
+
+#[test]
+fn what_the_tables_took_and_the_models_left_is_counted_for_the_agent() {
+    let message = "Fix the header. Also remember to bump the version in the manifest before \
+                   you wrap up this PR.";
+    let captured = capture_counted(message);
+    assert!(!rule_capture(message).memories.is_empty());
+    assert!(captured.memories.is_empty(), "{captured:?}");
+    assert_eq!(captured.set_aside, 1);
+    // Kept, or replaced by another text of the same sentence: nothing set aside.
+    assert_eq!(
+        capture_counted("remember this: use pnpm everywhere").set_aside,
+        0
+    );
+    assert_eq!(capture_counted("use pnpm everywhere").set_aside, 0);
+}
