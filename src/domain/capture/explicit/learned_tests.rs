@@ -374,3 +374,64 @@ fn what_the_tables_took_and_the_models_left_is_counted_for_the_agent() {
     );
     assert_eq!(capture_counted("use pnpm everywhere").set_aside, 0);
 }
+
+#[test]
+fn the_tables_cut_stands_after_a_colon_and_the_span_model_chooses_elsewhere() {
+    use crate::domain::base::classifier::Input;
+    let colon = Input::default()
+        .named("rule:sentence")
+        .named("trigger:colon");
+    let plain = Input::default().named("rule:sentence");
+    assert_eq!(table_span_of(ODDS, &colon), 0.0);
+    assert_eq!(table_span_of(ODDS, &plain), ODDS.table_span);
+    // "Remember that" after a fact points back at it: the span model takes the fact, not the
+    // clause the tables took after the trigger.
+    let message = "oh and the soil probes report moisture as volumetric percent times ten, not \
+                   a fraction. Remember that, the last three bugs in the irrigation controller \
+                   were all this.";
+    assert!(rule_capture(message)
+        .memories
+        .iter()
+        .any(|m| m.text.starts_with("the last three bugs")));
+    assert_eq!(
+        texts(message),
+        ["the soil probes report moisture as volumetric percent times ten, not a fraction"]
+    );
+}
+
+#[test]
+fn the_span_odds_choose_between_the_tables_proposals_and_the_best() {
+    let models = learned::models();
+    let scored = |head: &'static str, body: &'static str, rule_took: bool| Scored {
+        input: learned::input(
+            &learned::Proposal {
+                head,
+                tail: "",
+                body: learned::Body::Span(body),
+                next: "",
+            },
+            rule_took,
+            true,
+        ),
+        memories: vec![(Addressee::Workspace, body.to_string())],
+        rule_took,
+    };
+    // Two cuts marked as the tables', both worse than the plain one the tables did not take.
+    let proposals = [
+        scored("remember this: use pnpm for", "all packages here", true),
+        scored("remember this:", "use pnpm for all packages here", false),
+        scored("remember this: use", "pnpm for all packages here", true),
+    ];
+    let p: Vec<f64> = proposals
+        .iter()
+        .map(|s| models.span.predict(&s.input).probability(1))
+        .collect();
+    assert!(p[1] > p[0] && p[1] > p[2], "{p:?}");
+    let table = if p[2] > p[0] { 2 } else { 0 };
+    assert_eq!(best_span_at(0.0, &models, &proposals), Some(table));
+    assert_eq!(best_span_at(p[table], &models, &proposals), Some(table));
+    assert_eq!(best_span_at(p[table] + 1e-9, &models, &proposals), Some(1));
+    assert_eq!(best_span_at(1.1, &models, &proposals), Some(1));
+    assert_eq!(best_span_at(1.1, &models, &proposals[..1]), Some(0));
+    assert_eq!(best_span_at(1.1, &models, &[]), None);
+}
