@@ -356,6 +356,10 @@ fn a_choice_called_a_decision_is_one() {
         kind::named_type("the runbook is at https://wiki.example.com/run"),
         Some(MemoryType::Reference)
     );
+    assert_eq!(
+        kind::named_type("the status page is https://status.example.com"),
+        Some(MemoryType::Reference)
+    );
     assert_eq!(kind::named_type("send the weekly report on Mondays"), None);
 }
 
@@ -434,4 +438,51 @@ fn the_span_odds_choose_between_the_tables_proposals_and_the_best() {
     assert_eq!(best_span_at(1.1, &models, &proposals), Some(1));
     assert_eq!(best_span_at(1.1, &models, &proposals[..1]), Some(0));
     assert_eq!(best_span_at(1.1, &models, &[]), None);
+}
+
+#[test]
+fn the_ruled_model_reads_the_trigger_the_memory_and_what_follows_apart() {
+    use crate::domain::base::classifier::Field;
+    let read = |sentence: &'static str, memory: &str, next: &'static str| {
+        let from = sentence.find(memory).unwrap();
+        let context = learned::SentenceContext {
+            sentence,
+            before: None,
+            next,
+            list_follows: false,
+            is_question: false,
+            rule_in_sentence: true,
+            rule_points_here: false,
+            read_with_previous: false,
+            taken: Some((from, from + memory.len())),
+        };
+        let input = learned::sentence_input(&context);
+        let fields = |field: Field| -> Vec<&str> {
+            input
+                .texts
+                .iter()
+                .filter(|(f, _)| *f == field)
+                .map(|(_, t)| *t)
+                .collect()
+        };
+        (
+            fields(Field::Head),
+            fields(Field::Body),
+            fields(Field::Tail),
+            fields(Field::After),
+            input.named.clone(),
+        )
+    };
+    let (head, body, tail, after, named) = read("remember this: use pnpm", "use pnpm", "");
+    assert_eq!((head, body), (vec!["remember this: "], vec!["use pnpm"]));
+    assert!(tail.is_empty() && after.is_empty());
+    assert!(named.contains(&"trigger:colon") && named.contains(&"after:none"));
+    let (_, _, tail, after, named) = read(
+        "remember to bump the version before you merge this PR",
+        "bump the version",
+        "Thanks.",
+    );
+    assert_eq!(tail, [" before you merge this PR"]);
+    assert_eq!(after, ["Thanks."]);
+    assert!(!named.contains(&"trigger:colon") && !named.contains(&"after:none"));
 }
