@@ -111,13 +111,7 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
     for word in spelling::corrections(ending) {
         input = input.text(Field::Tail, word);
     }
-    if let Some(before) = context.before {
-        input = input.text(Field::Before, before);
-    }
-    if !context.next.is_empty() {
-        input = input.text(Field::After, context.next);
-    }
-    input
+    with_neighbours(input, context)
 }
 
 /// What the ruled model reads of a sentence the tables took the memory at bytes `from..to`
@@ -146,6 +140,11 @@ fn ruled_input<'a>(context: &SentenceContext<'a>, from: usize, to: usize) -> Inp
     if !after.trim().is_empty() {
         input = input.text(Field::Tail, after);
     }
+    with_neighbours(input, context)
+}
+
+/// `input` with the sentences around its sentence, which both sentence models read.
+fn with_neighbours<'a>(mut input: Input<'a>, context: &SentenceContext<'a>) -> Input<'a> {
     if let Some(before) = context.before {
         input = input.text(Field::Before, before);
     }
