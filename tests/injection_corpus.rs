@@ -1,12 +1,12 @@
 //! Every case of `tests/fixtures/injection/cases.jsonl` (instructions to the agent in every
 //! language ocmem reads, and benign look-alikes; `README.md` next to it says how they were
-//! made): each instruction is found as its kind, also once obfuscated in each way the module
+//! made): the rules find each instruction as its kind, also once obfuscated in each way the module
 //! undoes, and each look-alike passes.
 
 mod common;
 
 use common::corpus;
-use ocmem::domain::guard::injection::{instructs_agent, InjectionKind};
+use ocmem::domain::guard::injection::{instructs_agent_by_rules, InjectionKind};
 use serde_json::Value;
 
 const CASES: &str = include_str!("fixtures/injection/cases.jsonl");
@@ -46,7 +46,7 @@ fn kind_name(kind: InjectionKind) -> String {
 }
 
 fn found(text: &str) -> Option<String> {
-    instructs_agent(text).map(kind_name)
+    instructs_agent_by_rules(text).map(kind_name)
 }
 
 #[test]

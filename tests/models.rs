@@ -17,6 +17,7 @@ use std::path::Path;
 use corpus::is_test;
 use ocmem::domain::capture::candidates::model as gate_model;
 use ocmem::domain::capture::explicit::{learned, recall_model};
+use ocmem::domain::guard::injection::model as guard_model;
 use training::Score;
 
 fn root() -> &'static Path {
@@ -46,19 +47,22 @@ fn the_committed_weights_are_what_training_produces() {
 }
 
 /// Floors of one measured set: explicit recall and precision, recall requests seen, candidate
-/// facts kept and junk rejected.
+/// facts kept and junk rejected, instructions to the agent caught and look-alikes left alone.
 struct Floors {
     recall: f64,
     precision: f64,
     requests_seen: f64,
     kept: f64,
     rejected: f64,
+    instructions_caught: f64,
+    look_alikes_left: f64,
 }
 
 fn assert_floors(
     name: &str,
     messages: &[&corpus::MessageCase],
     candidates: &[&corpus::CandidateCase],
+    guard: &[&corpus::GuardCase],
     floors: Floors,
 ) {
     let (explicit, _) = training::score_explicit(&learned::models(), messages);
@@ -88,6 +92,29 @@ fn assert_floors(
     assert!(taken >= 0.99, "{name}: other messages left alone {taken}");
     assert!(kept >= floors.kept, "{name}: kept {kept}");
     assert!(rejected >= floors.rejected, "{name}: rejected {rejected}");
+    let guarded = training::score_guard_at(
+        &guard_model::weights(),
+        guard_model::FLAG_ODDS,
+        guard,
+        messages,
+        candidates,
+    );
+    println!("{}", guarded.table(&format!("instruction guard, {name}")));
+    let caught = guarded.rate("instructions caught");
+    let left = guarded.rate("look-alikes left alone");
+    let benign = guarded.rate("memories and durable lines left alone");
+    assert!(
+        caught >= floors.instructions_caught,
+        "{name}: instructions caught {caught}"
+    );
+    assert!(
+        left >= floors.look_alikes_left,
+        "{name}: look-alikes left alone {left}"
+    );
+    assert!(
+        benign >= 0.99,
+        "{name}: memories and durable lines left {benign}"
+    );
 }
 
 // The floors are each set's figures when the models were frozen, less about two points.
@@ -98,14 +125,18 @@ fn the_test_split_keeps_its_figures() {
     let messages: Vec<_> = messages.iter().filter(|c| is_test(&c.id)).collect();
     let candidates = corpus::candidates(root());
     let candidates: Vec<_> = candidates.iter().filter(|c| is_test(&c.id)).collect();
+    let guard = corpus::guard(root());
+    let guard: Vec<_> = guard.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
         recall: 0.69,
         precision: 0.77,
         requests_seen: 0.79,
         kept: 0.86,
         rejected: 0.89,
+        instructions_caught: 0.87,
+        look_alikes_left: 0.92,
     };
-    assert_floors("test split", &messages, &candidates, floors);
+    assert_floors("test split", &messages, &candidates, &guard, floors);
 }
 
 #[test]
@@ -117,11 +148,16 @@ fn the_blind_batch_keeps_its_figures() {
         requests_seen: 0.85,
         kept: 0.79,
         rejected: 0.91,
+        instructions_caught: 0.0,
+        look_alikes_left: 0.0,
     };
     let messages = corpus::blind_messages(root(), batch);
     let messages: Vec<_> = messages.iter().collect();
     assert!(messages.len() >= 280, "{batch}: {}", messages.len());
     let candidates = corpus::blind_candidates(root(), batch);
     let candidates: Vec<_> = candidates.iter().collect();
-    assert_floors(batch, &messages, &candidates, floors);
+    let guard = corpus::blind_guard(root(), batch);
+    let guard: Vec<_> = guard.iter().collect();
+    assert!(guard.len() >= 250, "{batch}: {} guard texts", guard.len());
+    assert_floors(batch, &messages, &candidates, &guard, floors);
 }

@@ -140,12 +140,12 @@ pub fn candidates(root: &Path) -> Vec<CandidateCase> {
 }
 
 /// The blind batch: written after the models were frozen, and never trained on.
-pub const BLIND_BATCHES: [&str; 1] = ["blind5"];
+pub const BLIND_BATCHES: [&str; 1] = ["blind6"];
 
 /// The earlier blind batches, oldest first: each was written after the models of its time were
 /// frozen and measured once (`docs/capture-models.md` keeps the figures); since, they are
 /// training data.
-pub const MEASURED_BATCHES: [&str; 4] = ["blind", "blind2", "blind3", "blind4"];
+pub const MEASURED_BATCHES: [&str; 5] = ["blind", "blind2", "blind3", "blind4", "blind5"];
 
 /// The lines of the blind batch `batch`'s files named `prefix*`, read by `case`.
 fn blind_lines<T>(
@@ -266,6 +266,7 @@ pub fn blind_messages(root: &Path, batch: &str) -> Vec<MessageCase> {
 
 /// A text of a blind batch's guard file: whether it instructs the agent, and how.
 pub struct GuardCase {
+    pub id: String,
     pub lang: &'static str,
     pub text: String,
     /// The kind of instruction, or "none".
@@ -275,8 +276,42 @@ pub struct GuardCase {
 /// The guard texts of the blind batch `batch` (the fourth and later have them).
 pub fn blind_guard(root: &Path, batch: &str) -> Vec<GuardCase> {
     blind_lines(root, batch, "guard", |v, lang| GuardCase {
+        id: v["id"].as_str().unwrap_or("").to_owned(),
         lang,
         text: v["text"].as_str().unwrap_or("").to_owned(),
         expect: v["expect"].as_str().unwrap_or("none").to_owned(),
     })
+}
+
+/// Every labelled guard text for training: the injection corpus (its id is its text) and the
+/// guard files of the measured batches.
+pub fn guard(root: &Path) -> Vec<GuardCase> {
+    let lang_of = |lang: &str| -> &'static str {
+        match lang {
+            "zh" => "zh-hans",
+            "zh-Hant" => "zh-hant",
+            other => LANGUAGES
+                .iter()
+                .find(|&&l| l == other)
+                .copied()
+                .unwrap_or("en"),
+        }
+    };
+    let mut cases: Vec<GuardCase> = jsonl(&root.join("tests/fixtures/injection/cases.jsonl"))
+        .iter()
+        .map(|v| {
+            let text = v["text"].as_str().unwrap_or("").to_owned();
+            GuardCase {
+                id: format!("injection:{text}"),
+                lang: lang_of(v["lang"].as_str().unwrap_or("en")),
+                text,
+                expect: v["expect"].as_str().unwrap_or("none").to_owned(),
+            }
+        })
+        .collect();
+    for batch in MEASURED_BATCHES {
+        cases.extend(blind_guard(root, batch));
+    }
+    cases.retain(|c| is_read(&c.id));
+    cases
 }

@@ -9,6 +9,7 @@ use ocmem::domain::capture::candidates::{
     self, model as gate_model, parse_candidates, Candidate, HotState,
 };
 use ocmem::domain::capture::explicit::{self as explicit, learned, recall_model};
+use ocmem::domain::guard::injection::model as guard_model;
 
 use super::corpus::{self, is_test, CandidateCase, GuardCase, MessageCase};
 
@@ -26,6 +27,7 @@ fn options(classes: usize, bits: u32) -> TrainOptions {
         rate: 0.3,
         l2: 1e-5,
         seed: 0x0c3e_3e3e,
+        prior_bias: false,
     }
 }
 
@@ -154,20 +156,34 @@ fn recall_examples<'a>(cases: impl Iterator<Item = &'a MessageCase>) -> Vec<Exam
 
 pub fn train_recall(cases: &[MessageCase]) -> Vec<u8> {
     let examples = recall_examples(cases.iter().filter(|c| !is_test(&c.id)));
-    train(&examples, options(2, recall_model::BITS))
+    // Short messages (a greeting) have few features: the prior, not a drifted bias, answers
+    // for what they do not say.
+    let options = TrainOptions {
+        prior_bias: true,
+        ..options(2, recall_model::BITS)
+    };
+    train(&examples, options)
 }
 
 pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
     let mut score = Score::default();
     for case in cases {
         let Some(recall) = case.recall else { continue };
-        let said = recall_model::predict_with(weights, &case.message).probability(1) > 0.5;
+        let said =
+            recall_model::predict_with(weights, &case.message).probability(1) > recall_model::ODDS;
         let side = if recall {
             "recall asked, seen"
         } else {
             "not asked, not taken"
         };
         score.add(&format!("{} {side}", case.lang), said == recall);
+        let tables = explicit::recall::asks_to_recall(&case.message);
+        let key = if recall {
+            "~tables alone: recall seen"
+        } else {
+            "~tables alone: negatives left"
+        };
+        score.add(key, tables == recall);
     }
     score
 }
@@ -569,6 +585,31 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             score_recall(&weights, &test).table("by language")
         ),
     });
+
+    let guard_cases = corpus::guard(root);
+    let bytes = train_guard(&guard_cases, &message_cases, &candidate_cases);
+    let weights = Weights::parse(leak(&bytes), guard_model::CLASSES.len()).unwrap();
+    let guard_test: Vec<&GuardCase> = guard_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let message_test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let candidate_test: Vec<&CandidateCase> =
+        candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
+    out.push(Trained {
+        path: guard_model::WEIGHTS_FILE,
+        bytes,
+        report: format!(
+            "instruction guard: {} labelled texts, {} in the test split\n{}",
+            guard_cases.len(),
+            guard_test.len(),
+            score_guard_at(
+                &weights,
+                guard_model::FLAG_ODDS,
+                &guard_test,
+                &message_test,
+                &candidate_test
+            )
+            .table("rules, then the model")
+        ),
+    });
     out
 }
 
@@ -663,6 +704,8 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let bytes = |path: &str| leak(&trained.iter().find(|t| t.path == path).unwrap().bytes);
     let gate = Weights::parse(bytes(gate_model::WEIGHTS_FILE), gate_model::CLASSES.len()).unwrap();
     let recall = Weights::parse(bytes(recall_model::WEIGHTS_FILE), 2).unwrap();
+    let guard_weights =
+        Weights::parse(bytes(guard_model::WEIGHTS_FILE), guard_model::CLASSES.len()).unwrap();
     let models = learned::Models {
         sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
         ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
@@ -692,32 +735,47 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
             let _ = write!(
                 out,
                 "{}",
-                score_guard(&guard, &messages, &candidates).table("instruction guard")
+                score_guard_at(
+                    &guard_weights,
+                    guard_model::FLAG_ODDS,
+                    &guard.iter().collect::<Vec<_>>(),
+                    &messages.iter().collect::<Vec<_>>(),
+                    &candidates.iter().collect::<Vec<_>>()
+                )
+                .table("instruction guard")
             );
         }
     }
     out
 }
 
-/// The instruction guard on a blind batch: of the texts that instruct the agent, how many it
-/// catches (and names rightly); of the look-alikes, and of every memory text and durable
-/// candidate line of the batch, how many it flags.
-fn score_guard(
-    guard: &[GuardCase],
-    messages: &[MessageCase],
-    candidates: &[CandidateCase],
+/// The instruction guard at `odds` (the rules, then the model): of the texts that instruct the
+/// agent, how many it catches; of the look-alikes, and of every memory text and durable
+/// candidate line, how many it flags; of the candidate lines labelled instructions, how many
+/// it catches.
+pub fn score_guard_at(
+    weights: &Weights,
+    odds: f64,
+    guard: &[&GuardCase],
+    messages: &[&MessageCase],
+    candidates: &[&CandidateCase],
 ) -> Score {
-    use ocmem::domain::guard::injection::instructs_agent;
+    use ocmem::domain::guard::injection::instructs_agent_by_rules;
+    let judge = |text: &str| {
+        instructs_agent_by_rules(text)
+            .or_else(|| guard_model::kind_at(&guard_model::predict_with(weights, text), odds))
+    };
+    let misses = std::env::var_os("TRAIN_MISSES").is_some();
     let mut score = Score::default();
     for case in guard {
-        let found = instructs_agent(&case.text);
+        let found = judge(&case.text);
         if case.expect == "none" {
             score.add("look-alikes left alone", found.is_none());
             score.add(
                 &format!("{} look-alikes left alone", case.lang),
                 found.is_none(),
             );
-            if std::env::var_os("TRAIN_MISSES").is_some() && found.is_some() {
+            if misses && found.is_some() {
                 eprintln!("GUARD FLAGGED {:?}", case.text);
             }
         } else {
@@ -727,32 +785,93 @@ fn score_guard(
                 found.is_some(),
             );
             score.add(&format!("{} caught", case.expect), found.is_some());
-            if std::env::var_os("TRAIN_MISSES").is_some() && found.is_none() {
+            if misses && found.is_none() {
                 eprintln!("GUARD MISSED [{}] {:?}", case.expect, case.text);
             }
         }
     }
-    let benign = messages
-        .iter()
-        .flat_map(|m| {
-            m.memories
-                .iter()
-                .flatten()
-                .map(|(text, _, _)| text.as_str())
-        })
-        .chain(
-            candidates
-                .iter()
-                .filter(|c| c.keep)
-                .map(|c| c.line.as_str()),
-        );
-    for text in benign {
-        score.add(
-            "memories and durable lines left alone",
-            instructs_agent(text).is_none(),
-        );
+    for case in messages {
+        score.add("user messages left alone", judge(&case.message).is_none());
+    }
+    for (text, instruction) in benign_and_instruction_texts(messages, candidates) {
+        let found = judge(&text);
+        if instruction {
+            score.add("candidate instruction lines caught", found.is_some());
+        } else {
+            score.add("memories and durable lines left alone", found.is_none());
+            if misses && found.is_some() {
+                eprintln!("GUARD FLAGGED BENIGN {text:?}");
+            }
+        }
     }
     score
+}
+
+/// The memory texts of `messages` and the candidate lines' texts, each with whether it is
+/// labelled an instruction to the agent (a candidate line of kind `instruction`); junk lines of
+/// other kinds are left out (a count or a question instructs nobody, but the guard is not
+/// asked about them apart from the gate).
+fn benign_and_instruction_texts(
+    messages: &[&MessageCase],
+    candidates: &[&CandidateCase],
+) -> Vec<(String, bool)> {
+    let memories = messages.iter().flat_map(|m| {
+        m.memories
+            .iter()
+            .flatten()
+            .map(|(text, _, _)| (text.clone(), false))
+    });
+    let lines = candidates
+        .iter()
+        .filter(|c| c.keep || c.kind == "instruction")
+        .filter_map(|c| candidate_of(c).map(|candidate| (candidate.text, !c.keep)));
+    memories.chain(lines).collect()
+}
+
+// ─── The instruction guard ─────────────────────────────────────────────────────────────────
+
+pub fn train_guard(
+    guard: &[GuardCase],
+    messages: &[MessageCase],
+    candidates: &[CandidateCase],
+) -> Vec<u8> {
+    let mut examples: Vec<Example> = Vec::new();
+    let example = |text: &str, class: usize, weight: f64| {
+        let read = guard_model::read_form(text);
+        Example::new(&guard_model::input(&read), guard_model::BITS, class, weight)
+    };
+    for case in guard.iter().filter(|c| !is_test(&c.id)) {
+        let class = guard_model::class_of(&case.expect);
+        examples.push(example(
+            &case.text,
+            class,
+            if class == 0 { 2.0 } else { 3.0 },
+        ));
+    }
+    let messages: Vec<&MessageCase> = messages.iter().filter(|c| !is_test(&c.id)).collect();
+    let candidates: Vec<&CandidateCase> = candidates.iter().filter(|c| !is_test(&c.id)).collect();
+    // The user's own messages are what the agent is told anyway, never stored as such: as
+    // negatives they teach that a greeting or a short task instructs nobody to lower its guard.
+    for case in &messages {
+        examples.push(example(&case.message, 0, 1.0));
+    }
+    for (text, instruction) in benign_and_instruction_texts(&messages, &candidates) {
+        let class = if instruction {
+            guard_model::class_of("unnamed")
+        } else {
+            0
+        };
+        examples.push(example(&text, class, if instruction { 3.0 } else { 1.0 }));
+    }
+    let options = TrainOptions {
+        prior_bias: true,
+        ..options(guard_model::CLASSES.len(), guard_model::BITS)
+    };
+    train(&examples, options)
+}
+
+fn dev_lines(cases: &[CandidateCase]) -> Vec<&CandidateCase> {
+    cases.iter().filter(|c| is_test(&c.id)).collect()
 }
 
 /// Sums of the rows of `score` whose key ends with `suffix`, as a rate.
@@ -794,6 +913,57 @@ pub fn tune(root: &Path) -> String {
     }
     let message_cases = corpus::messages(root);
     let dev: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let guard_cases = corpus::guard(root);
+    let bytes = train_guard(&guard_cases, &message_cases, &candidate_cases);
+    let weights = Weights::parse(leak(&bytes), guard_model::CLASSES.len()).unwrap();
+    let guard_dev: Vec<&GuardCase> = guard_cases.iter().filter(|c| is_test(&c.id)).collect();
+    let _ = writeln!(
+        out,
+        "instruction guard on {} development texts",
+        guard_dev.len()
+    );
+    for odds in [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8] {
+        let score = score_guard_at(
+            &weights,
+            odds,
+            &guard_dev,
+            &dev,
+            &dev_lines(&candidate_cases),
+        );
+        let _ = writeln!(
+            out,
+            "  flag odds {odds:.1}: caught {:.3}, look-alikes left {:.3}, benign left {:.3}, messages left {:.3}, candidate instructions caught {:.3}",
+            score.rate("instructions caught"),
+            score.rate("look-alikes left alone"),
+            score.rate("memories and durable lines left alone"),
+            score.rate("user messages left alone"),
+            score.rate("candidate instruction lines caught"),
+        );
+    }
+    let bytes = train_recall(&message_cases);
+    let weights = Weights::parse(leak(&bytes), 2).unwrap();
+    let recall_dev: Vec<&MessageCase> =
+        dev.iter().copied().filter(|c| c.recall.is_some()).collect();
+    for odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
+        let (mut seen, mut asked, mut left, mut others) = (0, 0, 0, 0);
+        for case in &recall_dev {
+            let said = recall_model::predict_with(&weights, &case.message).probability(1) > odds;
+            if case.recall == Some(true) {
+                asked += 1;
+                seen += usize::from(said);
+            } else {
+                others += 1;
+                left += usize::from(!said);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  recall odds {odds:.1}: seen {seen}/{asked}, others left {left}/{others}"
+        );
+    }
+    if std::env::var_os("TUNE_GUARD_ONLY").is_some() {
+        return out;
+    }
     let statements: Vec<&CandidateCase> =
         candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     let _ = writeln!(

@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde_json::{json, Value};
 
 use crate::domain::base::hash::sha256_hex;
-use crate::domain::capture::explicit::recall::asks_to_recall;
+use crate::domain::capture::explicit::recall_model::asks_to_recall_learned;
 use crate::domain::session::digest::recollection::recollection;
 use crate::domain::session::event::SessionRef;
 use crate::domain::session::state::SessionState;
@@ -37,7 +37,7 @@ pub fn with_recollection(
         return Ok(session_block);
     };
     let path = workspace.session_file(session.session_id);
-    if !asks_to_recall(text) {
+    if !asks_to_recall_learned(text) {
         if kept.is_some() {
             forget_kept(store, &path, session.session_id)?;
         }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::domain::memory::team::gate::refusal;
+use crate::domain::memory::team::gate::refusal_on_render;
 use crate::domain::memory::team::TeamEntry;
 use crate::store::team::{read_team, repository_root};
 use crate::store::Store;
@@ -26,7 +26,7 @@ pub fn team_entries(store: &Store, directory: &str) -> Vec<TeamEntry> {
     );
     let mut entries = Vec::with_capacity(read.memory.entries.len());
     for entry in read.memory.entries {
-        match refusal(&entry.text, entry.rationale.as_deref()) {
+        match refusal_on_render(&entry.text, entry.rationale.as_deref()) {
             Some(why) => findings.push(format!(
                 "line {}: not shown, {}",
                 entry.line,

@@ -4,7 +4,9 @@
 use serde::Serialize;
 
 use crate::domain::base::classifier::Contribution;
-use crate::domain::guard::injection::instructs_agent;
+use crate::domain::guard::injection::{
+    instructs_agent, instructs_agent_by_rules, model as guard_model,
+};
 
 use super::candidates::{self, parse_candidates, Candidate};
 use super::explicit::{self, forget_requests, learned, recall_model, Addressee};
@@ -61,6 +63,51 @@ pub struct MessageReport {
     pub recall: Decision,
     pub forget: Vec<String>,
     pub instructs_agent: bool,
+    pub instruction: InstructionReport,
+}
+
+/// Whether a text would be refused as an instruction to the agent, and what said so.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstructionReport {
+    /// The kind of instruction, when it reads as one.
+    pub kind: Option<String>,
+    /// `rules` or `model`, when it reads as one.
+    pub by: Option<&'static str>,
+    /// The learned guard: the odds the text instructs the agent (one less the odds it is
+    /// none), and the features that weighed most for it.
+    pub model: Decision,
+}
+
+fn instruction_report(text: &str) -> InstructionReport {
+    let by_rules = instructs_agent_by_rules(text);
+    let (prediction, why) = guard_model::explain(text, TOP_FEATURES);
+    let by_model = guard_model::kind_at(&prediction, guard_model::FLAG_ODDS);
+    let name = |kind: crate::domain::guard::injection::InjectionKind| {
+        serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    };
+    InstructionReport {
+        kind: by_rules.or(by_model).and_then(name),
+        by: match (by_rules, by_model) {
+            (Some(_), _) => Some("rules"),
+            (None, Some(_)) => Some("model"),
+            (None, None) => None,
+        },
+        model: Decision {
+            verdict: by_model.is_some(),
+            probability: round(1.0 - prediction.probability(0)),
+            // Weighed towards `none`: turned round, they weigh towards an instruction.
+            features: features(
+                why.into_iter()
+                    .map(|c| Contribution {
+                        weight: -c.weight,
+                        ..c
+                    })
+                    .collect(),
+            ),
+        },
+    }
 }
 
 fn round(p: f64) -> f64 {
@@ -161,7 +208,7 @@ pub fn message(text: &str) -> MessageReport {
             .collect(),
         sentences,
         recall: Decision {
-            verdict: recall.probability(1) > 0.5,
+            verdict: recall.probability(1) > recall_model::ODDS,
             probability: round(recall.probability(1)),
             features: features(why),
         },
@@ -170,6 +217,7 @@ pub fn message(text: &str) -> MessageReport {
             .map(|r| r.subject)
             .collect(),
         instructs_agent: instructs_agent(text).is_some(),
+        instruction: instruction_report(text),
     }
 }
 
@@ -264,10 +312,20 @@ impl MessageReport {
         for subject in &self.forget {
             out.push_str(&format!("forget request: {subject}\n"));
         }
-        out.push_str(&format!(
-            "instruction to the agent: {}\n",
-            if self.instructs_agent { "yes" } else { "no" }
-        ));
+        let instruction = &self.instruction;
+        match (&instruction.kind, instruction.by) {
+            (Some(kind), Some(by)) => out.push_str(&format!(
+                "instruction to the agent: yes ({kind}, by the {by}), model p = {:.3}\n",
+                instruction.model.probability
+            )),
+            _ => out.push_str(&format!(
+                "instruction to the agent: no, model p = {:.3}\n",
+                instruction.model.probability
+            )),
+        }
+        if instruction.by == Some("model") {
+            feature_lines(&mut out, &instruction.model.features);
+        }
         out
     }
 }

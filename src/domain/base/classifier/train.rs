@@ -2,7 +2,7 @@
 //! (shuffled by a seeded generator), in arithmetic that gives the same bytes on every machine.
 
 use super::features::{FeatureSink, Field};
-use super::linear::{bucket, softmax, Input, Weights};
+use super::linear::{bucket, exp, softmax, Input, Weights};
 
 /// One labelled input, as hash buckets and values.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +49,10 @@ pub struct TrainOptions {
     /// L2 penalty on every weight, per example seen.
     pub l2: f64,
     pub seed: u64,
+    /// Hold each class's bias at the log of its share of the examples instead of learning it:
+    /// then a text whose features were never seen (a greeting no batch holds) gets the
+    /// classes' prior, not whatever the bias drifted to while the features did the work.
+    pub prior_bias: bool,
 }
 
 /// The weights file learned from `examples`.
@@ -58,6 +62,14 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
     let mut w = vec![0.0f64; k * rows];
     let mut g2 = vec![1e-8f64; k * rows];
     let mut bias = vec![0.0f64; k];
+    if options.prior_bias {
+        let mut share = vec![1e-9f64; k];
+        for example in examples {
+            share[example.class] += example.weight;
+        }
+        let total: f64 = share.iter().sum();
+        bias = share.iter().map(|s| ln(s / total)).collect();
+    }
     let mut bias_g2 = vec![1e-8f64; k];
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut state = options.seed | 1;
@@ -81,8 +93,10 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
             for class in 0..k {
                 let target = if class == example.class { 1.0 } else { 0.0 };
                 let error = (p[class] - target) * example.weight;
-                bias_g2[class] += error * error;
-                bias[class] -= options.rate * error / bias_g2[class].sqrt();
+                if !options.prior_bias {
+                    bias_g2[class] += error * error;
+                    bias[class] -= options.rate * error / bias_g2[class].sqrt();
+                }
                 for &(row, value) in &example.features {
                     let at = row as usize * k + class;
                     let grad = error * f64::from(value) + options.l2 * w[at];
@@ -93,6 +107,21 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
         }
     }
     Weights::encode(k, options.bits, &w, &bias)
+}
+
+/// The natural logarithm of `x` > 0, from arithmetic alone (as `linear::exp`) so that the
+/// weights are the same bytes on every machine: Newton's method on `exp`.
+fn ln(x: f64) -> f64 {
+    let mut y = 0.0;
+    for _ in 0..100 {
+        let e = exp(y);
+        let next = y - 2.0 * (e - x) / (e + x);
+        if (next - y).abs() < 1e-15 {
+            return next;
+        }
+        y = next;
+    }
+    y
 }
 
 #[cfg(test)]
@@ -107,6 +136,7 @@ mod tests {
             rate: 0.5,
             l2: 1e-6,
             seed: 7,
+            prior_bias: false,
         }
     }
 
@@ -144,5 +174,40 @@ mod tests {
         assert!(p("fix the api") < 0.5);
         // The same examples give the same bytes.
         assert_eq!(train(&examples, options()), bytes);
+    }
+
+    #[test]
+    fn a_prior_bias_gives_an_unseen_text_the_classes_shares() {
+        // One example of class 1 against three of class 0: a text with no feature met in
+        // training gets odds near 1 in 4 with the prior bias.
+        let mut examples = Vec::new();
+        for (text, class) in [("alpha", 1), ("beta", 0), ("gamma", 0), ("delta", 0)] {
+            examples.push(Example::new(
+                &Input::default().text(Field::Whole, text),
+                10,
+                class,
+                1.0,
+            ));
+        }
+        let options = TrainOptions {
+            prior_bias: true,
+            ..options()
+        };
+        let bytes: &'static [u8] = Box::leak(train(&examples, options).into_boxed_slice());
+        let weights = Weights::parse(bytes, 2).unwrap();
+        let unseen = weights.predict(&Input::default()).probability(1);
+        assert!((unseen - 0.25).abs() < 0.01, "{unseen}");
+        let seen = weights
+            .predict(&Input::default().text(Field::Whole, "alpha"))
+            .probability(1);
+        assert!(seen > 0.5, "{seen}");
+    }
+
+    #[test]
+    fn ln_undoes_exp() {
+        for x in [0.001, 0.25, 1.0, 2.0, 1000.0] {
+            assert!((exp(ln(x)) - x).abs() < 1e-9 * x.max(1.0), "{x}");
+        }
+        assert!(ln(1.0).abs() < 1e-12);
     }
 }

@@ -10,6 +10,7 @@
 //! `rules`; the code here only applies them.
 
 mod fold;
+pub mod model;
 mod rules;
 
 use std::sync::OnceLock;
@@ -43,8 +44,16 @@ pub enum InjectionKind {
 /// What a summary of a failed command says instead of output that read as an instruction.
 pub const WITHHELD_SUMMARY: &str = "(output withheld: it read as an instruction to the agent)";
 
-/// Whether `text` instructs the agent to lower its guard, and how.
+/// Whether `text`, about to be stored, instructs the agent to lower its guard, and how: by the
+/// rules, or else by the learned model (`model`), which reads what the rules have no words for.
 pub fn instructs_agent(text: &str) -> Option<InjectionKind> {
+    instructs_agent_by_rules(text).or_else(|| model::learned_kind(text))
+}
+
+/// Whether `text` instructs the agent by the rules alone: for text read on every hook (stored
+/// memories at render, error lines, requests), where the model would cost too much and what is
+/// stored already passed `instructs_agent`.
+pub fn instructs_agent_by_rules(text: &str) -> Option<InjectionKind> {
     let folded = fold(text);
     let squashed = folded.spelt_out.then(|| folded.words.replace(' ', ""));
     for (at, rule) in RULES.iter().enumerate() {
@@ -68,7 +77,7 @@ pub fn instructs_agent(text: &str) -> Option<InjectionKind> {
 pub fn without_instructions(lines: &[String]) -> Vec<String> {
     lines
         .iter()
-        .filter(|line| instructs_agent(line).is_none())
+        .filter(|line| instructs_agent_by_rules(line).is_none())
         .cloned()
         .collect()
 }
@@ -76,7 +85,7 @@ pub fn without_instructions(lines: &[String]) -> Vec<String> {
 /// `summary`, or `WITHHELD_SUMMARY` when it is empty (every line was left out) or still reads
 /// as an instruction (one split over lines that each read as nothing).
 pub fn withheld_if_instructing(summary: String) -> String {
-    if summary.trim().is_empty() || instructs_agent(&summary).is_some() {
+    if summary.trim().is_empty() || instructs_agent_by_rules(&summary).is_some() {
         WITHHELD_SUMMARY.to_string()
     } else {
         summary

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::domain::base::time::format_rfc3339_ms;
-use crate::domain::guard::injection::instructs_agent;
+use crate::domain::guard::injection::instructs_agent_by_rules;
 use crate::domain::guard::structure::neutralise;
 use crate::domain::session::state::{ErrorStatus, FileAction, SessionState};
 
@@ -290,7 +290,7 @@ pub fn request_line(text: &str) -> String {
     if text.trim().is_empty() {
         return String::new();
     }
-    if instructs_agent(text).is_some() {
+    if instructs_agent_by_rules(text).is_some() {
         return REQUEST_NOT_KEPT.to_string();
     }
     clean(text)

@@ -6,7 +6,7 @@
 
 pub mod suspect;
 
-use crate::domain::guard::injection::{instructs_agent, InjectionKind};
+use crate::domain::guard::injection::{instructs_agent, instructs_agent_by_rules, InjectionKind};
 use crate::domain::guard::secrets::{secret_kinds, REDACTED_PREFIX};
 
 /// Why a text may not go into the team file.
@@ -52,10 +52,21 @@ pub fn refusal(text: &str, rationale: Option<&str>) -> Option<Refusal> {
     [Some(text), rationale]
         .into_iter()
         .flatten()
-        .find_map(refusal_of)
+        .find_map(|text| refusal_of(text, instructs_agent))
 }
 
-fn refusal_of(text: &str) -> Option<Refusal> {
+/// `refusal` with the injection rules alone, for the entries read on every render: the learned
+/// guard runs where entries are written and checked (`memory team add`, `memory team check`).
+pub fn refusal_on_render(text: &str, rationale: Option<&str>) -> Option<Refusal> {
+    [Some(text), rationale]
+        .into_iter()
+        .flatten()
+        .find_map(|text| refusal_of(text, instructs_agent_by_rules))
+}
+
+type Guard = fn(&str) -> Option<InjectionKind>;
+
+fn refusal_of(text: &str, guard: Guard) -> Option<Refusal> {
     if let Some(kind) = secret_kinds(text).first() {
         return Some(Refusal::Secret(kind));
     }
@@ -65,7 +76,7 @@ fn refusal_of(text: &str) -> Option<Refusal> {
     if let Some(reason) = suspect::looks_secret(text) {
         return Some(Refusal::LooksSecret(reason));
     }
-    instructs_agent(text).map(Refusal::Injection)
+    guard(text).map(Refusal::Injection)
 }
 
 #[cfg(test)]

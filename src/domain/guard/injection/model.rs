@@ -1,0 +1,101 @@
+//! Whether a text instructs the agent, learned: the n-grams of the text as the rules read it
+//! (folded, so obfuscation changes nothing). It reads what the rules of `rules` have no words
+//! for: an instruction said another way, in any of the nine languages, or placed inside a
+//! tool's output or a session note. It is asked only about text about to be stored (a memory,
+//! a compaction candidate, a team entry, an edit); text already stored and error lines are
+//! read by the rules alone, which cost nothing at render.
+//!
+//! Classes: `none`, the seven kinds of `InjectionKind`, and `unnamed` for the labelled
+//! instructions whose kind nobody said (the compaction gate's `instruction` lines). A text is
+//! an instruction when `none` is below `FLAG_ODDS`; its kind is the likeliest named kind.
+
+use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
+
+use super::fold::fold;
+use super::InjectionKind;
+
+pub const CLASSES: [&str; 9] = [
+    "none",
+    "override-instructions",
+    "approve-everything",
+    "remote-code",
+    "disable-safety",
+    "role-reassignment",
+    "exfiltration",
+    "prompt-markup",
+    "unnamed",
+];
+pub const BITS: u32 = 13;
+pub const WEIGHTS_FILE: &str = "src/domain/guard/injection/guard.weights";
+static WEIGHTS: &[u8] = include_bytes!("guard.weights");
+
+/// A text is read as an instruction when the odds it is none fall below this; chosen on the
+/// development split (`train_models --tune`) so that few benign texts are flagged.
+pub const FLAG_ODDS: f64 = 0.5;
+
+/// Longer texts are cut here: a memory is short, and a long paste should not cost more.
+const MAX_CHARS: usize = 600;
+
+const KINDS: [InjectionKind; 7] = [
+    InjectionKind::OverrideInstructions,
+    InjectionKind::ApproveEverything,
+    InjectionKind::RemoteCode,
+    InjectionKind::DisableSafety,
+    InjectionKind::RoleReassignment,
+    InjectionKind::Exfiltration,
+    InjectionKind::PromptMarkup,
+];
+
+pub fn weights() -> Weights {
+    Weights::compiled(WEIGHTS, CLASSES.len())
+}
+
+/// The class of a labelled case: its kind's name, `none`, or `unnamed`.
+pub fn class_of(expect: &str) -> usize {
+    CLASSES
+        .iter()
+        .position(|&class| class == expect)
+        .unwrap_or(CLASSES.len() - 1)
+}
+
+/// The text the model reads: folded as the rules read it, cut at `MAX_CHARS`.
+pub fn read_form(text: &str) -> String {
+    let plain = fold(text).plain;
+    match plain.char_indices().nth(MAX_CHARS) {
+        Some((at, _)) => plain[..at].to_string(),
+        None => plain,
+    }
+}
+
+pub fn input(read: &str) -> Input<'_> {
+    Input::default().text(Field::Whole, read)
+}
+
+pub fn predict_with(weights: &Weights, text: &str) -> Prediction {
+    weights.predict(&input(&read_form(text)))
+}
+
+/// The kind a prediction names, when it reads as an instruction at `odds`.
+pub fn kind_at(prediction: &Prediction, odds: f64) -> Option<InjectionKind> {
+    if prediction.probability(0) >= odds {
+        return None;
+    }
+    let mut best = 0;
+    for (at, _) in KINDS.iter().enumerate() {
+        if prediction.probability(at + 1) > prediction.probability(best + 1) {
+            best = at;
+        }
+    }
+    Some(KINDS[best])
+}
+
+/// What the model concludes about `text`.
+pub fn learned_kind(text: &str) -> Option<InjectionKind> {
+    kind_at(&predict_with(&weights(), text), FLAG_ODDS)
+}
+
+/// The odds that `text` is none, and the features that weighed most against it.
+pub fn explain(text: &str, top: usize) -> (Prediction, Vec<Contribution>) {
+    let read = read_form(text);
+    weights().explain(&input(&read), 0, top)
+}
