@@ -49,7 +49,7 @@ fn prompt(env: &Env, session: &str, id: &str, text: &str) -> String {
 }
 
 /// "Remember to …" is how a one-off for the task is asked most of the time, and the models
-/// leave it ("… before you wrap up this PR"); a habit asked the same way is left too, and
+/// leave it ("… before you finish this"); a habit asked the same way is left too, and
 /// then the agent is told, not left unaware: it reads the whole conversation and saves what
 /// the user meant to last.
 #[test]
@@ -60,7 +60,7 @@ fn a_request_read_as_one_for_the_task_is_not_stored_and_the_agent_hears_of_it() 
         &env,
         "s-1",
         "p1",
-        "Fix the header. Also remember to bump the version in the manifest before you wrap up this PR.",
+        "Fix the header. Also remember to run the tests before you finish this.",
     );
     assert!(
         shown.contains(

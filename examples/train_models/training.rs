@@ -865,6 +865,9 @@ pub fn train_guard(
     }
     let options = TrainOptions {
         prior_bias: true,
+        // Ten times the others' penalty: fewer attacks to learn from, and a false flag refuses
+        // a memory the user asked for.
+        l2: 1e-4,
         ..options(guard_model::CLASSES.len(), guard_model::BITS)
     };
     train(&examples, options)

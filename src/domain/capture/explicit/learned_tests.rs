@@ -365,8 +365,7 @@ fn a_choice_called_a_decision_is_one() {
 
 #[test]
 fn what_the_tables_took_and_the_models_left_is_counted_for_the_agent() {
-    let message = "Fix the header. Also remember to bump the version in the manifest before \
-                   you wrap up this PR.";
+    let message = "Fix the header. Also remember to run the tests before you finish this.";
     let captured = capture_counted(message);
     assert!(!rule_capture(message).memories.is_empty());
     assert!(captured.memories.is_empty(), "{captured:?}");
