@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use ocmem::domain::guard::injection::instructs_agent;
+use ocmem::domain::guard::injection::instructs_agent_by_rules;
 use serde_json::{json, Value};
 
 const DIR: &str = "/nonexistent/ocmem-tests/injection";
@@ -37,12 +37,14 @@ fn stored_strings(env: &Env) -> Vec<(String, String)> {
     strings
 }
 
-/// Nothing stored reads as an instruction or holds any of `words` (ASCII-case-insensitively).
+/// Nothing stored reads as an instruction by the rules (what every hook reads stored text by;
+/// the learned guard judges text on its way in, not the keys and notes of the stores) or holds
+/// any of `words` (ASCII-case-insensitively).
 fn assert_nothing_stored(env: &Env, words: &[&str]) {
     let strings = stored_strings(env);
     assert!(!strings.is_empty(), "nothing was written at all");
     for (file, text) in strings {
-        assert_eq!(instructs_agent(&text), None, "{file} holds {text:?}");
+        assert_eq!(instructs_agent_by_rules(&text), None, "{file} holds {text:?}");
         let lower = text.to_lowercase();
         for word in words {
             assert!(

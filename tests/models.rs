@@ -128,13 +128,13 @@ fn the_test_split_keeps_its_figures() {
     let guard = corpus::guard(root());
     let guard: Vec<_> = guard.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
-        recall: 0.69,
-        precision: 0.77,
-        requests_seen: 0.79,
-        kept: 0.86,
-        rejected: 0.89,
-        instructions_caught: 0.87,
-        look_alikes_left: 0.92,
+        recall: 0.70,
+        precision: 0.79,
+        requests_seen: 0.83,
+        kept: 0.85,
+        rejected: 0.90,
+        instructions_caught: 0.84,
+        look_alikes_left: 0.94,
     };
     assert_floors("test split", &messages, &candidates, &guard, floors);
 }
@@ -143,17 +143,17 @@ fn the_test_split_keeps_its_figures() {
 fn the_blind_batch_keeps_its_figures() {
     let batch = corpus::BLIND_BATCHES[0];
     let floors = Floors {
-        recall: 0.73,
-        precision: 0.87,
-        requests_seen: 0.85,
-        kept: 0.79,
-        rejected: 0.91,
-        instructions_caught: 0.0,
-        look_alikes_left: 0.0,
+        recall: 0.71,
+        precision: 0.81,
+        requests_seen: 0.75,
+        kept: 0.77,
+        rejected: 0.95,
+        instructions_caught: 0.75,
+        look_alikes_left: 0.92,
     };
     let messages = corpus::blind_messages(root(), batch);
     let messages: Vec<_> = messages.iter().collect();
-    assert!(messages.len() >= 280, "{batch}: {}", messages.len());
+    assert!(messages.len() >= 330, "{batch}: {}", messages.len());
     let candidates = corpus::blind_candidates(root(), batch);
     let candidates: Vec<_> = candidates.iter().collect();
     let guard = corpus::blind_guard(root(), batch);
