@@ -44,7 +44,11 @@ fn assert_nothing_stored(env: &Env, words: &[&str]) {
     let strings = stored_strings(env);
     assert!(!strings.is_empty(), "nothing was written at all");
     for (file, text) in strings {
-        assert_eq!(instructs_agent_by_rules(&text), None, "{file} holds {text:?}");
+        assert_eq!(
+            instructs_agent_by_rules(&text),
+            None,
+            "{file} holds {text:?}"
+        );
         let lower = text.to_lowercase();
         for word in words {
             assert!(

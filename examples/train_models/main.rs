@@ -29,6 +29,15 @@ fn main() {
         eprintln!("{path} changed: build and run train_models again to train on it");
         std::process::exit(2);
     }
+    // The gate reads the guard's verdicts as rule hits: a guard that changes changes the gate's
+    // examples, so it is written first and training runs again on it, like the vocabulary.
+    let guard = training::train_guard_of(root);
+    if guard != ocmem::domain::guard::injection::model::compiled_bytes() {
+        let path = ocmem::domain::guard::injection::model::WEIGHTS_FILE;
+        std::fs::write(root.join(path), guard).unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("{path} changed: build and run train_models again to train on it");
+        std::process::exit(2);
+    }
     let trained = training::train_all(root);
     for model in &trained {
         std::fs::write(root.join(model.path), &model.bytes)

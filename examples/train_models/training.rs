@@ -828,6 +828,15 @@ fn benign_and_instruction_texts(
     memories.chain(lines).collect()
 }
 
+/// The guard's weights, from every corpus.
+pub fn train_guard_of(root: &Path) -> Vec<u8> {
+    train_guard(
+        &corpus::guard(root),
+        &corpus::messages(root),
+        &corpus::candidates(root),
+    )
+}
+
 // ─── The instruction guard ─────────────────────────────────────────────────────────────────
 
 pub fn train_guard(

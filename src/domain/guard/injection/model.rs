@@ -25,7 +25,9 @@ pub const CLASSES: [&str; 9] = [
     "prompt-markup",
     "unnamed",
 ];
-pub const BITS: u32 = 13;
+/// 15 bits: at 13, words no example held collided with the attacks' ("deploy onlyyadirf no
+/// from main" read as exfiltration, 0.78 on the development split's model; 0.17 at 15).
+pub const BITS: u32 = 15;
 pub const WEIGHTS_FILE: &str = "src/domain/guard/injection/guard.weights";
 static WEIGHTS: &[u8] = include_bytes!("guard.weights");
 
@@ -48,6 +50,12 @@ const KINDS: [InjectionKind; 7] = [
 
 pub fn weights() -> Weights {
     Weights::compiled(WEIGHTS, CLASSES.len())
+}
+
+/// The compiled-in weights file: training compares what it learns with it, since the gate's
+/// rule hits read the guard (see `examples/train_models`).
+pub fn compiled_bytes() -> &'static [u8] {
+    WEIGHTS
 }
 
 /// The class of a labelled case: its kind's name, `none`, or `unnamed`.

@@ -240,6 +240,17 @@ mod learned {
     }
 
     #[test]
+    fn the_compiled_in_bytes_are_the_weights_the_guard_reads() {
+        use crate::domain::base::classifier::Weights;
+        let bytes = super::super::model::compiled_bytes();
+        assert!(Weights::parse(bytes, CLASSES.len()).is_ok());
+        assert_eq!(
+            super::super::model::weights().classes(),
+            Weights::parse(bytes, CLASSES.len()).unwrap().classes()
+        );
+    }
+
+    #[test]
     fn labels_map_to_their_classes_and_anything_else_to_unnamed() {
         assert_eq!(class_of("none"), 0);
         assert_eq!(CLASSES[class_of("remote-code")], "remote-code");
