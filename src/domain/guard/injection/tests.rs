@@ -237,6 +237,9 @@ mod learned {
         assert_eq!(kind_at(&p, 0.5), Some(PromptMarkup));
         let p = prediction(0.1, [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.4]);
         assert_eq!(kind_at(&p, 0.5), Some(OverrideInstructions));
+        // A tie goes to the kind named first, so the same odds always name the same kind.
+        let p = prediction(0.1, [0.0, 0.3, 0.3, 0.0, 0.0, 0.0, 0.0, 0.3]);
+        assert_eq!(kind_at(&p, 0.5), Some(ApproveEverything));
     }
 
     #[test]
