@@ -23,21 +23,21 @@ fn main() {
     // The models read the words of the vocabulary only: a vocabulary that changes changes what
     // the compiled-in code reads, so it is written first and training runs again on it.
     let vocabulary = training::vocabulary(root);
-    if vocabulary != ocmem::domain::capture::explicit::vocabulary::compiled() {
-        let path = ocmem::domain::capture::explicit::vocabulary::FILE;
-        std::fs::write(root.join(path), vocabulary).unwrap_or_else(|e| panic!("{path}: {e}"));
-        eprintln!("{path} changed: build and run train_models again to train on it");
-        std::process::exit(2);
-    }
+    let compiled = ocmem::domain::capture::explicit::vocabulary::compiled();
+    rerun_if_changed(
+        root,
+        ocmem::domain::capture::explicit::vocabulary::FILE,
+        vocabulary.as_bytes(),
+        compiled.as_bytes(),
+    );
     // The gate reads the guard's verdicts as rule hits: a guard that changes changes the gate's
     // examples, so it is written first and training runs again on it, like the vocabulary.
-    let guard = training::train_guard_of(root);
-    if guard != ocmem::domain::guard::injection::model::compiled_bytes() {
-        let path = ocmem::domain::guard::injection::model::WEIGHTS_FILE;
-        std::fs::write(root.join(path), guard).unwrap_or_else(|e| panic!("{path}: {e}"));
-        eprintln!("{path} changed: build and run train_models again to train on it");
-        std::process::exit(2);
-    }
+    rerun_if_changed(
+        root,
+        ocmem::domain::guard::injection::model::WEIGHTS_FILE,
+        &training::train_guard_of(root),
+        ocmem::domain::guard::injection::model::compiled_bytes(),
+    );
     let trained = training::train_all(root);
     for model in &trained {
         std::fs::write(root.join(model.path), &model.bytes)
@@ -49,5 +49,15 @@ fn main() {
     }
     if curve {
         println!("{}", training::learning_curves(root));
+    }
+}
+
+/// Writes `learned` to `path` and exits with 2 (build and run again) when it is not what the
+/// binary has compiled in: what the rest of training reads must be what was just learned.
+fn rerun_if_changed(root: &std::path::Path, path: &str, learned: &[u8], compiled: &[u8]) {
+    if learned != compiled {
+        std::fs::write(root.join(path), learned).unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("{path} changed: build and run train_models again to train on it");
+        std::process::exit(2);
     }
 }

@@ -4,9 +4,7 @@
 use serde::Serialize;
 
 use crate::domain::base::classifier::Contribution;
-use crate::domain::guard::injection::{
-    instructs_agent, instructs_agent_by_rules, model as guard_model,
-};
+use crate::domain::guard::injection::{instructs_agent_by_rules, model as guard_model};
 
 use super::candidates::{self, parse_candidates, Candidate};
 use super::explicit::{self, forget_requests, learned, recall_model, Addressee};
@@ -193,6 +191,7 @@ pub fn message(text: &str) -> MessageReport {
     // What capture keeps: the models' choices above, and what the tables took that no
     // proposal can give.
     let captured = explicit::capture_counted(text);
+    let instruction = instruction_report(text);
     MessageReport {
         memories: captured
             .memories
@@ -216,8 +215,8 @@ pub fn message(text: &str) -> MessageReport {
             .into_iter()
             .map(|r| r.subject)
             .collect(),
-        instructs_agent: instructs_agent(text).is_some(),
-        instruction: instruction_report(text),
+        instructs_agent: instruction.kind.is_some(),
+        instruction,
     }
 }
 
