@@ -80,13 +80,8 @@ fn instruction_report(text: &str) -> InstructionReport {
     let by_rules = instructs_agent_by_rules(text);
     let (prediction, why) = guard_model::explain(text, TOP_FEATURES);
     let by_model = guard_model::kind_at(&prediction, guard_model::FLAG_ODDS);
-    let name = |kind: crate::domain::guard::injection::InjectionKind| {
-        serde_json::to_value(kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-    };
     InstructionReport {
-        kind: by_rules.or(by_model).and_then(name),
+        kind: by_rules.or(by_model).map(|kind| kind.name().to_string()),
         by: match (by_rules, by_model) {
             (Some(_), _) => Some("rules"),
             (None, Some(_)) => Some("model"),

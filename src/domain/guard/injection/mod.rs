@@ -41,6 +41,21 @@ pub enum InjectionKind {
     PromptMarkup,
 }
 
+impl InjectionKind {
+    /// The kind's name, as it is serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            InjectionKind::OverrideInstructions => "override-instructions",
+            InjectionKind::ApproveEverything => "approve-everything",
+            InjectionKind::RemoteCode => "remote-code",
+            InjectionKind::DisableSafety => "disable-safety",
+            InjectionKind::RoleReassignment => "role-reassignment",
+            InjectionKind::Exfiltration => "exfiltration",
+            InjectionKind::PromptMarkup => "prompt-markup",
+        }
+    }
+}
+
 /// What a summary of a failed command says instead of output that read as an instruction.
 pub const WITHHELD_SUMMARY: &str = "(output withheld: it read as an instruction to the agent)";
 

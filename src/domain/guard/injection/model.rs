@@ -1,5 +1,5 @@
-//! Whether a text instructs the agent, learned: the n-grams of the text as the rules read it
-//! (folded, so obfuscation changes nothing). It reads what the rules of `rules` have no words
+//! Whether a text instructs the agent, learned: the words and word pairs of the text as the
+//! rules read it (folded, so obfuscation changes nothing). It reads what the rules of `rules` have no words
 //! for: an instruction said another way, in any of the nine languages, or placed inside a
 //! tool's output or a session note. It is asked only about text about to be stored (a memory,
 //! a compaction candidate, a team entry, an edit); text already stored and error lines are

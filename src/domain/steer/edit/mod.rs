@@ -336,10 +336,7 @@ pub fn refusal(merged: &Merged) -> Option<String> {
     match merged {
         Merged::Refused { kind } => Some(format!(
             "the text reads as an instruction to the agent ({}); nothing was stored",
-            serde_json::to_value(kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
+            kind.name()
         )),
         Merged::Empty => Some("the text is empty once cleaned; nothing was stored".into()),
         _ => None,

@@ -38,10 +38,7 @@ impl Refusal {
             }
             Refusal::Injection(kind) => format!(
                 "it reads as an instruction to the agent ({}), not a fact",
-                serde_json::to_value(kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
+                kind.name()
             ),
         }
     }
