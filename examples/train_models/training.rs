@@ -190,89 +190,112 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 
 // ─── Explicit memories ─────────────────────────────────────────────────────────────────────
 
-/// The examples of the three explicit models from `cases`, the walk following the labels: a
+/// The examples of the explicit models from `cases`, the walk following the labels: a
 /// sentence asks when one of its proposals gives memories that are all in the labels; the
-/// proposals of such a sentence teach the span model; the labelled type of each memory found
-/// teaches the type model.
+/// proposals of such a sentence teach the span model; its right proposals, and every proposal
+/// of a sentence that asks nothing, teach the request model; the labelled type of each memory
+/// found teaches the type model.
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
     knobs: Knobs,
-) -> (Vec<Example>, Vec<Example>, Vec<Example>, Vec<Example>) {
-    let (mut sentence, mut ruled, mut span, mut kind) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+) -> ExplicitExamples {
+    let mut out = ExplicitExamples::default();
+    let ExplicitExamples {
+        sentence,
+        ruled,
+        span,
+        request,
+        kind,
+    } = &mut out;
     // The walk types memories with weights; the labels give the type, so these do not matter.
     let untrained = learned::models().kind;
     for case in cases {
         let Some(gold) = &case.memories else { continue };
         let gold_texts: Vec<&str> = gold.iter().map(|(text, _, _)| text.as_str()).collect();
-        explicit::walk(
-            &case.message,
-            &untrained,
-            |_| true,
-            |sentence_input, scored| {
-                let right: Vec<bool> = scored
-                    .iter()
-                    .map(|p| {
-                        !p.memories.is_empty()
-                            && p.memories
-                                .iter()
-                                .all(|(_, text)| gold_texts.contains(&text.as_str()))
-                    })
-                    .collect();
-                let chosen = right.iter().position(|&r| r);
-                let (examples, bits) = if explicit::is_ruled(sentence_input) {
-                    (&mut ruled, learned::RULED_BITS)
+        explicit::walk(&case.message, &untrained, |sentence_input, scored| {
+            let right: Vec<bool> = scored
+                .iter()
+                .map(|p| {
+                    !p.memories.is_empty()
+                        && p.memories
+                            .iter()
+                            .all(|(_, text)| gold_texts.contains(&text.as_str()))
+                })
+                .collect();
+            let chosen = right.iter().position(|&r| r);
+            let (examples, bits) = if explicit::is_ruled(sentence_input) {
+                (&mut *ruled, learned::RULED_BITS)
+            } else {
+                (&mut *sentence, learned::BITS)
+            };
+            for (proposal, &r) in scored.iter().zip(&right) {
+                // A wrong proposal of a sentence that asks still holds its request.
+                if !proposal.memories.is_empty() && (r || chosen.is_none()) {
+                    request.push(Example::new(
+                        &proposal.input,
+                        learned::BITS,
+                        usize::from(r),
+                        if r { knobs.request_positive } else { 1.0 },
+                    ));
+                }
+            }
+            examples.push(Example::new(
+                sentence_input,
+                bits,
+                usize::from(chosen.is_some()),
+                if chosen.is_some() {
+                    knobs.positive
                 } else {
-                    (&mut sentence, learned::BITS)
-                };
-                examples.push(Example::new(
-                    sentence_input,
-                    bits,
-                    usize::from(chosen.is_some()),
-                    if chosen.is_some() {
-                        knobs.positive
-                    } else {
-                        1.0
-                    },
-                ));
-                if let Some(index) = chosen {
-                    for (proposal, &r) in scored.iter().zip(&right) {
-                        if !proposal.memories.is_empty() {
-                            span.push(Example::new(
-                                &proposal.input,
-                                learned::BITS,
-                                usize::from(r),
-                                if r { 4.0 } else { 1.0 },
-                            ));
-                        }
-                    }
-                    let whole = sentence_input
-                        .texts
-                        .iter()
-                        .find(|(field, _)| *field == ocmem::domain::base::classifier::Field::Whole)
-                        .map_or("", |(_, t)| t);
-                    for (_, text) in &scored[index].memories {
-                        let Some((_, label, _)) = gold.iter().find(|(t, _, _)| t == text) else {
-                            continue;
-                        };
-                        let Some(class) = learned::TYPES.iter().position(|t| t.as_str() == label)
-                        else {
-                            continue;
-                        };
-                        let rule_type = explicit::classify(text);
-                        kind.push(Example::new(
-                            &learned::type_input(text, whole, rule_type),
-                            learned::TYPE_BITS,
-                            class,
-                            1.0,
+                    1.0
+                },
+            ));
+            if let Some(index) = chosen {
+                for (proposal, &r) in scored.iter().zip(&right) {
+                    if !proposal.memories.is_empty() {
+                        span.push(Example::new(
+                            &proposal.input,
+                            learned::BITS,
+                            usize::from(r),
+                            if r { 4.0 } else { 1.0 },
                         ));
                     }
                 }
-                chosen
-            },
-        );
+                let whole = sentence_input
+                    .texts
+                    .iter()
+                    .find(|(field, _)| *field == ocmem::domain::base::classifier::Field::Whole)
+                    .map_or("", |(_, t)| t);
+                for (_, text) in &scored[index].memories {
+                    let Some((_, label, _)) = gold.iter().find(|(t, _, _)| t == text) else {
+                        continue;
+                    };
+                    let Some(class) = learned::TYPES.iter().position(|t| t.as_str() == label)
+                    else {
+                        continue;
+                    };
+                    let rule_type = explicit::classify(text);
+                    kind.push(Example::new(
+                        &learned::type_input(text, whole, rule_type),
+                        learned::TYPE_BITS,
+                        class,
+                        1.0,
+                    ));
+                }
+            }
+            chosen
+        });
     }
-    (sentence, ruled, span, kind)
+    out
+}
+
+/// The examples of each explicit model.
+#[derive(Default)]
+struct ExplicitExamples {
+    sentence: Vec<Example>,
+    ruled: Vec<Example>,
+    span: Vec<Example>,
+    request: Vec<Example>,
+    kind: Vec<Example>,
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
@@ -283,17 +306,12 @@ pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
     for case in cases {
         let Some(gold) = &case.memories else { continue };
         let mut produced: Vec<String> = Vec::new();
-        explicit::walk(
-            &case.message,
-            &untrained,
-            |_| true,
-            |_, scored| {
-                for p in scored {
-                    produced.extend(p.memories.iter().map(|(_, t)| t.clone()));
-                }
-                None
-            },
-        );
+        explicit::walk(&case.message, &untrained, |_, scored| {
+            for p in scored {
+                produced.extend(p.memories.iter().map(|(_, t)| t.clone()));
+            }
+            None
+        });
         for (text, _, _) in gold {
             all += 1;
             if produced.contains(text) {
@@ -313,11 +331,19 @@ pub fn coverage(cases: &[MessageCase]) -> (usize, usize, Vec<String>) {
 pub struct Knobs {
     pub positive: f64,
     pub statements: f64,
+    /// The weight of a right proposal for the request model, against 1 for each proposal of
+    /// a sentence that asks nothing: those are many more.
+    pub request_positive: f64,
+    /// The weight of each proposal of a candidate line said as a message, a request-model
+    /// negative.
+    pub request_statements: f64,
 }
 
 pub const KNOBS: Knobs = Knobs {
     positive: 1.0,
     statements: 0.0,
+    request_positive: 1.0,
+    request_statements: 1.0,
 };
 
 /// Of `cases`' candidate lines said as a user message, how many the models take a memory from:
@@ -375,17 +401,41 @@ fn statement_examples<'a>(
         .collect()
 }
 
+/// The proposals of every candidate line said as a user message, as request-model negatives:
+/// a statement holds no request, whatever it says.
+fn statement_request_examples<'a>(
+    cases: impl Iterator<Item = &'a CandidateCase>,
+    weight: f64,
+) -> Vec<Example> {
+    let untrained = learned::models().kind;
+    let mut out = Vec::new();
+    for case in cases {
+        let Some(candidate) = candidate_of(case) else {
+            continue;
+        };
+        explicit::walk(&candidate.text, &untrained, |_, scored| {
+            for proposal in scored.iter().filter(|p| !p.memories.is_empty()) {
+                out.push(Example::new(&proposal.input, learned::BITS, 0, weight));
+            }
+            None
+        });
+    }
+    out
+}
+
 /// The explicit models of weights `sentence`, `ruled`, `span` and `kind`.
-fn models_of(sentence: &[u8], ruled: &[u8], span: &[u8], kind: &[u8]) -> learned::Models {
+fn models_of([sentence, ruled, span, request, kind]: &[Vec<u8>; 5]) -> learned::Models {
     learned::Models {
         sentence: Weights::parse(leak(sentence), 2).unwrap(),
         ruled: Weights::parse(leak(ruled), 2).unwrap(),
         span: Weights::parse(leak(span), 2).unwrap(),
+        request: Weights::parse(leak(request), 2).unwrap(),
         kind: Weights::parse(leak(kind), learned::TYPES.len()).unwrap(),
     }
 }
 
-pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 4] {
+/// The weights of the sentence, ruled, span, request and type models, in that order.
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 5] {
     train_explicit_with(KNOBS, cases, statements)
 }
 
@@ -393,9 +443,20 @@ pub fn train_explicit_with(
     knobs: Knobs,
     cases: &[MessageCase],
     statements: &[CandidateCase],
-) -> [Vec<u8>; 4] {
-    let (mut sentence, ruled, span, kind) =
-        explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
+) -> [Vec<u8>; 5] {
+    let ExplicitExamples {
+        mut sentence,
+        ruled,
+        span,
+        mut request,
+        kind,
+    } = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
+    if knobs.request_statements > 0.0 {
+        request.extend(statement_request_examples(
+            statements.iter().filter(|c| !is_test(&c.id)),
+            knobs.request_statements,
+        ));
+    }
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
             statements.iter().filter(|c| !is_test(&c.id)),
@@ -406,6 +467,7 @@ pub fn train_explicit_with(
         train(&sentence, options(2, learned::BITS)),
         train(&ruled, options(2, learned::RULED_BITS)),
         train(&span, options(2, learned::BITS)),
+        train(&request, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
     ]
 }
@@ -534,8 +596,9 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let [sentence, ruled, span, kind] = train_explicit(&message_cases, &candidate_cases);
-    let models = models_of(&sentence, &ruled, &span, &kind);
+    let explicit_weights = train_explicit(&message_cases, &candidate_cases);
+    let models = models_of(&explicit_weights);
+    let [sentence, ruled, span, request, kind] = explicit_weights;
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
     let statements: Vec<&CandidateCase> =
@@ -564,6 +627,11 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     out.push(Trained {
         path: learned::SPAN_WEIGHTS_FILE,
         bytes: span,
+        report: String::new(),
+    });
+    out.push(Trained {
+        path: learned::REQUEST_WEIGHTS_FILE,
+        bytes: request,
         report: String::new(),
     });
     out.push(Trained {
@@ -671,8 +739,7 @@ pub fn learning_curves(root: &Path) -> String {
             .filter(|(i, _)| (i * share) % 100 < share || share == 100)
             .map(|(_, c)| c.clone())
             .collect();
-        let [sentence, ruled, span, kind] = train_explicit(&subset, &corpus::candidates(root));
-        let models = models_of(&sentence, &ruled, &span, &kind);
+        let models = models_of(&train_explicit(&subset, &corpus::candidates(root)));
         let (by_language, _) = score_explicit(&models, &test);
         let (mut recall, mut precision) = ((0, 0), (0, 0));
         for (key, &(right, all)) in by_language.rows() {
@@ -710,6 +777,7 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
         sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
         ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
+        request: Weights::parse(bytes(learned::REQUEST_WEIGHTS_FILE), 2).unwrap(),
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
     let mut out = String::new();
@@ -983,41 +1051,38 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for positive in [1.0] {
-        for statement_weight in [0.0] {
-            let knobs = Knobs {
-                positive,
-                statements: statement_weight,
+    for request_statements in [0.0, 1.0] {
+        let knobs = Knobs {
+            request_statements,
+            ..KNOBS
+        };
+        let models = models_of(&train_explicit_with(
+            knobs,
+            &message_cases,
+            &candidate_cases,
+        ));
+        for (floor, request) in [0.0, 0.03, 0.1]
+            .into_iter()
+            .flat_map(|f| [0.5, 0.6, 0.7, 1.1].into_iter().map(move |r| (f, r)))
+        {
+            let odds = explicit::Odds {
+                floor,
+                request,
+                ..explicit::ODDS
             };
-            let [sentence, ruled, span, kind] =
-                train_explicit_with(knobs, &message_cases, &candidate_cases);
-            let models = models_of(&sentence, &ruled, &span, &kind);
-            {
-                for (ruled, table_span) in [0.05, 0.1, 0.15, 0.2, 0.3]
-                    .into_iter()
-                    .flat_map(|r| [0.5, 0.8, 1.1].into_iter().map(move |t| (r, t)))
-                {
-                    let unruled = explicit::ODDS.unruled;
-                    let odds = explicit::Odds {
-                        unruled,
-                        ruled,
-                        table_span,
-                    };
-                    let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
-                    let lines = statements_taken_at(odds, &models, &statements);
-                    let _ = writeln!(
-                        out,
-                        "  positive {positive:.0} statements {statement_weight:.1} odds {unruled:.1}/{ruled:.2}/{table_span:.1}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
-                        rate_of(&by_language, " recall").0,
-                        rate_of(&by_language, " precision").0,
-                        rate_of(&by_language, " type").0,
-                        rate_of(&by_kind, "nothing taken").0,
-                        by_kind.rate("statement nothing taken"),
-                        by_kind.rate("one-off nothing taken"),
-                        rate_of(&lines, "nothing taken").0,
-                    );
-                }
-            }
+            let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
+            let lines = statements_taken_at(odds, &models, &statements);
+            let _ = writeln!(
+                out,
+                "  request statements {request_statements:.1} odds floor {floor:.2} request {request:.2}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
+                rate_of(&by_language, " recall").0,
+                rate_of(&by_language, " precision").0,
+                rate_of(&by_language, " type").0,
+                rate_of(&by_kind, "nothing taken").0,
+                by_kind.rate("statement nothing taken"),
+                by_kind.rate("one-off nothing taken"),
+                rate_of(&lines, "nothing taken").0,
+            );
         }
     }
     out

@@ -41,6 +41,8 @@ pub struct MemoryFound {
 pub struct SentenceVerdict {
     pub sentence: String,
     pub asks: Decision,
+    /// The request model's probability for the proposal it likes best.
+    pub request: f64,
     pub memories: Vec<String>,
     pub span: Decision,
 }
@@ -111,77 +113,72 @@ pub fn message(text: &str) -> MessageReport {
     let models = learned::models();
     let mut sentences = Vec::new();
     // Every sentence is proposed, so that the report shows what each one would have given.
-    explicit::walk(
-        text,
-        &models.kind,
-        |_| true,
-        |sentence, scored| {
-            let (asks, asks_why) = learned::explain(
-                explicit::model_of(&models, sentence),
-                sentence,
-                TOP_FEATURES,
-            );
-            let best = explicit::best_span_at(
-                explicit::table_span_of(explicit::ODDS, sentence),
-                &models,
-                scored,
-            );
-            let (memories, span) = match best {
-                Some(index) => {
-                    let (p, why) =
-                        learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
-                    (
-                        scored[index]
-                            .memories
-                            .iter()
-                            .map(|(_, t)| t.clone())
-                            .collect(),
-                        Decision {
-                            verdict: true,
-                            probability: round(p.probability(1)),
-                            features: features(why),
-                        },
-                    )
-                }
-                None => (
-                    Vec::new(),
+    explicit::walk(text, &models.kind, |sentence, scored| {
+        let (asks, asks_why) = learned::explain(
+            explicit::model_of(&models, sentence),
+            sentence,
+            TOP_FEATURES,
+        );
+        let best = explicit::best_span_at(
+            explicit::table_span_of(explicit::ODDS, sentence),
+            &models,
+            scored,
+        );
+        let (memories, span) = match best {
+            Some(index) => {
+                let (p, why) = learned::explain(&models.span, &scored[index].input, TOP_FEATURES);
+                (
+                    scored[index]
+                        .memories
+                        .iter()
+                        .map(|(_, t)| t.clone())
+                        .collect(),
                     Decision {
-                        verdict: false,
-                        probability: 0.0,
-                        features: Vec::new(),
+                        verdict: true,
+                        probability: round(p.probability(1)),
+                        features: features(why),
                     },
-                ),
-            };
-            // A sentence the tables took from is read in parts: the trigger, the memory and
-            // what follows, each the first text of its field.
-            use crate::domain::base::classifier::Field;
-            let first = |wanted: Field| {
-                sentence
-                    .texts
-                    .iter()
-                    .find(|(field, _)| *field == wanted)
-                    .map(|(_, t)| *t)
-            };
-            let sentence_text = match first(Field::Whole) {
-                Some(whole) => whole.to_string(),
-                None => [Field::Head, Field::Body, Field::Tail]
-                    .into_iter()
-                    .filter_map(first)
-                    .collect(),
-            };
-            sentences.push(SentenceVerdict {
-                sentence: sentence_text,
-                asks: Decision {
-                    verdict: explicit::asks(&models, sentence),
-                    probability: round(asks.probability(1)),
-                    features: features(asks_why),
+                )
+            }
+            None => (
+                Vec::new(),
+                Decision {
+                    verdict: false,
+                    probability: 0.0,
+                    features: Vec::new(),
                 },
-                memories,
-                span,
-            });
-            explicit::choose(&models, sentence, scored)
-        },
-    );
+            ),
+        };
+        // A sentence the tables took from is read in parts: the trigger, the memory and
+        // what follows, each the first text of its field.
+        use crate::domain::base::classifier::Field;
+        let first = |wanted: Field| {
+            sentence
+                .texts
+                .iter()
+                .find(|(field, _)| *field == wanted)
+                .map(|(_, t)| *t)
+        };
+        let sentence_text = match first(Field::Whole) {
+            Some(whole) => whole.to_string(),
+            None => [Field::Head, Field::Body, Field::Tail]
+                .into_iter()
+                .filter_map(first)
+                .collect(),
+        };
+        sentences.push(SentenceVerdict {
+            sentence: sentence_text,
+            asks: Decision {
+                verdict: explicit::asks(&models, sentence, scored),
+                probability: round(asks.probability(1)),
+                features: features(asks_why),
+            },
+            request: round(explicit::request_probability(&models, scored)),
+            memories,
+            span,
+        });
+        explicit::choose(&models, sentence, scored)
+    });
     let (recall, why) = recall_model::explain(text, TOP_FEATURES);
     // What capture keeps: the models' choices above, and what the tables took that no
     // proposal can give.
@@ -278,11 +275,12 @@ impl MessageReport {
         }
         for (i, s) in self.sentences.iter().enumerate() {
             out.push_str(&format!(
-                "  sentence {}: {:?}\n    asks for a memory: {}, p = {:.3}\n",
+                "  sentence {}: {:?}\n    asks for a memory: {}, p = {:.3}, request p = {:.3}\n",
                 i + 1,
                 s.sentence,
                 if s.asks.verdict { "yes" } else { "no" },
-                s.asks.probability
+                s.asks.probability,
+                s.request
             ));
             feature_lines(&mut out, &s.asks.features);
             if s.asks.verdict && !s.memories.is_empty() {

@@ -25,6 +25,7 @@ pub const RULED_WEIGHTS_FILE: &str = "src/domain/capture/explicit/ruled.weights"
 /// The ruled model reads few sentences (those the tables took from): fewer buckets.
 pub const RULED_BITS: u32 = 14;
 pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
+pub const REQUEST_WEIGHTS_FILE: &str = "src/domain/capture/explicit/request.weights";
 pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
 /// The memory types, in the type model's order.
 pub const TYPES: [MemoryType; 4] = [
@@ -37,6 +38,7 @@ pub const TYPE_BITS: u32 = 15;
 static SENTENCE_WEIGHTS: &[u8] = include_bytes!("sentence.weights");
 static RULED_WEIGHTS: &[u8] = include_bytes!("ruled.weights");
 static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
+static REQUEST_WEIGHTS: &[u8] = include_bytes!("request.weights");
 static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
 
 /// The models of explicit capture.
@@ -49,6 +51,11 @@ pub struct Models {
     /// alone, so that it weighs what sets a one-off apart, not what makes a trigger.
     pub ruled: Weights,
     pub span: Weights,
+    /// Whether a proposal is a memory the user asked to keep, read with what it leaves out
+    /// (the trigger, the pointer after it) apart from the memory itself: learned from every
+    /// sentence, those that ask nothing too, so that a request the sentence model misses for
+    /// its words around the trigger ("X, behalt das mal im Hinterkopf") is still seen.
+    pub request: Weights,
     pub kind: Weights,
 }
 
@@ -57,6 +64,7 @@ pub fn models() -> Models {
         sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
         ruled: Weights::compiled(RULED_WEIGHTS, 2),
         span: Weights::compiled(SPAN_WEIGHTS, 2),
+        request: Weights::compiled(REQUEST_WEIGHTS, 2),
         kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
     }
 }

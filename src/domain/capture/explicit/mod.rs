@@ -113,7 +113,8 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         &rules,
         &models.kind,
         (&mut decided, &mut left),
-        |sentence| asks_with(odds, models, sentence),
+        |sentence| reading_with(odds, models, sentence),
+        |scored| requested_at(odds.request, models, scored),
         |sentence, scored| best_span_at(table_span_of(odds, sentence), models, scored),
     );
     let mut memories = Collector::default();
@@ -147,6 +148,13 @@ pub struct Odds {
     /// now on", "for all my projects"), and the model is for what they cut wrong ("No. X",
     /// "X. Remember that, Y").
     pub table_span: f64,
+    /// The request model's probability, for the proposal it likes best, at which a sentence
+    /// the sentence model left yields a memory all the same.
+    pub request: f64,
+    /// The sentence model's probability under which a sentence is not proposed at all, so
+    /// that the request model reads only the sentences that might ask: proposing is the
+    /// costly part.
+    pub floor: f64,
 }
 
 /// The odds of `capture`, chosen on the training data's development split by
@@ -155,7 +163,20 @@ pub const ODDS: Odds = Odds {
     unruled: 0.9,
     ruled: 0.2,
     table_span: 1.1,
+    request: 0.6,
+    floor: 0.03,
 };
+
+/// What the sentence model makes of a sentence before any proposal is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// It asks to keep a memory.
+    Asks,
+    /// It does not, by the sentence model; the request model reads its proposals.
+    Unsure,
+    /// It asks nothing: no proposal is read.
+    Nothing,
+}
 
 /// Whether the phrase tables took a memory from the sentence, or from the text it points at.
 pub fn is_ruled(sentence: &crate::domain::base::classifier::Input) -> bool {
@@ -174,21 +195,64 @@ pub struct Scored<'a> {
 }
 
 /// The proposal the models take from a sentence (see `capture_with`): none unless the sentence
-/// model gives it more than its odds; then the one the span model ranks first.
+/// asks; then the one the span model ranks first.
 pub fn choose(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> Option<usize> {
-    if !asks(models, sentence) {
+    if !asks(models, sentence, scored) {
         return None;
     }
     best_span_at(table_span_of(ODDS, sentence), models, scored)
 }
 
-/// Whether the sentence model gives `sentence` more than its odds in `capture`.
-pub fn asks(models: &learned::Models, sentence: &crate::domain::base::classifier::Input) -> bool {
-    asks_with(ODDS, models, sentence)
+/// Whether `sentence`, whose proposals are `scored`, yields a memory in `capture`: the
+/// sentence model says it asks, or the request model takes one of its proposals.
+pub fn asks(
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+    scored: &[Scored],
+) -> bool {
+    match reading_with(ODDS, models, sentence) {
+        Reading::Asks => true,
+        Reading::Unsure => requested_at(ODDS.request, models, scored),
+        Reading::Nothing => false,
+    }
+}
+
+/// What the sentence model makes of `sentence` at the odds `odds`.
+pub fn reading_with(
+    odds: Odds,
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+) -> Reading {
+    if asks_with(odds, models, sentence) {
+        Reading::Asks
+    } else if is_ruled(sentence)
+        || model_of(models, sentence).predict(sentence).probability(1) < odds.floor
+    {
+        // A sentence the tables took from and the ruled model left is a one-off for the task:
+        // the request model is not asked to overrule that.
+        Reading::Nothing
+    } else {
+        Reading::Unsure
+    }
+}
+
+/// The request model's probability for the proposal of `scored` it likes best, of those that
+/// give a memory.
+pub fn request_probability(models: &learned::Models, scored: &[Scored]) -> f64 {
+    scored
+        .iter()
+        .filter(|proposal| !proposal.memories.is_empty())
+        .map(|proposal| models.request.predict(&proposal.input).probability(1))
+        .fold(0.0, f64::max)
+}
+
+/// Whether the request model gives some proposal of `scored` more than `odds`.
+pub fn requested_at(odds: f64, models: &learned::Models, scored: &[Scored]) -> bool {
+    request_probability(models, scored) > odds
 }
 
 /// Whether `sentence` yields a memory at the odds `odds`: one the tables took and set apart
@@ -271,7 +335,6 @@ pub fn best_span_at(table_span: f64, models: &learned::Models, scored: &[Scored]
 pub fn walk(
     message: &str,
     kinds: &crate::domain::base::classifier::Weights,
-    asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
     choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let text = readable_text(message);
@@ -282,9 +345,61 @@ pub fn walk(
         &rules,
         kinds,
         (&mut ignored.0, &mut ignored.1),
-        asks,
+        |_| Reading::Asks,
+        |_| true,
         choose,
     )
+}
+
+/// The proposals of `sentence` (see `learned::proposals`), with what the tables took from it
+/// among them, each scored as the models read it.
+fn propose<'a>(
+    sentence: &'a str,
+    through_line: &'a str,
+    pointed_at: Option<&'a str>,
+    next: &'a str,
+    items: &[&'a str],
+    rule_texts: &HashSet<&str>,
+) -> (Vec<learned::Proposal<'a>>, Vec<Scored<'a>>) {
+    let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
+    let mut proposals = learned::proposals(sentence, through_line, pointed_at, next, items);
+    // What the tables took from the sentence is always a proposal, however long the
+    // trigger before it ("Arregla el typo del header, y recuerda que …").
+    for &taken in rule_texts {
+        if let Some(at) = sentence.find(taken) {
+            let (head, tail) = (&sentence[..at], &sentence[at + taken.len()..]);
+            let body = learned::Body::Span(&sentence[at..at + taken.len()]);
+            if !proposals.iter().any(|p| p.body == body && p.head == head) {
+                proposals.push(learned::Proposal {
+                    head,
+                    tail,
+                    body,
+                    next,
+                });
+            }
+        }
+    }
+    // Whether any text the proposals read may say whom the memory is for.
+    let addressed = addressee::mentions_any(through_line)
+        || pointed_at.is_some_and(addressee::mentions_any)
+        || items.iter().any(|item| addressee::mentions_any(item));
+    let scored: Vec<Scored> = proposals
+        .iter()
+        .map(|proposal| {
+            let found = proposal_memories(proposal, addressed);
+            let rule_took = !found.is_empty()
+                && found
+                    .iter()
+                    .all(|(_, text)| rule_texts.contains(text.as_str()));
+            let input = learned::input(proposal, rule_took, rule_in_sentence);
+            Scored {
+                input,
+                memories: found,
+                rule_took,
+            }
+        })
+        .collect();
+    (proposals, scored)
 }
 
 /// `message` as capture reads it: without invisible characters, a host's repeated context
@@ -302,7 +417,8 @@ fn walk_read(
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
     (decided, left): (&mut HashSet<String>, &mut HashSet<String>),
-    mut asks: impl FnMut(&crate::domain::base::classifier::Input) -> bool,
+    mut reading: impl FnMut(&crate::domain::base::classifier::Input) -> Reading,
+    mut requested: impl FnMut(&[Scored]) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
@@ -381,7 +497,21 @@ fn walk_read(
                 read_with_previous: read_next,
             };
             let sentence_input = learned::sentence_input(&context);
-            if !asks(&sentence_input) {
+            let read = reading(&sentence_input);
+            let proposed = (read != Reading::Nothing)
+                .then(|| {
+                    let through_line = &line[from..];
+                    propose(
+                        sentence,
+                        through_line,
+                        pointed_at,
+                        next,
+                        &items,
+                        &rule_texts,
+                    )
+                })
+                .filter(|(_, scored)| read == Reading::Asks || requested(scored));
+            let Some((proposals, scored)) = proposed else {
                 left.extend(deciding.iter().map(|t| t.to_string()));
                 previous_taken = false;
                 read_next = false;
@@ -389,45 +519,7 @@ fn walk_read(
                     previous = Some(sentence);
                 }
                 continue;
-            }
-            let mut proposals =
-                learned::proposals(sentence, &line[from..], pointed_at, next, &items);
-            // What the tables took from the sentence is always a proposal, however long the
-            // trigger before it ("Arregla el typo del header, y recuerda que …").
-            for &taken in &rule_texts {
-                if let Some(at) = sentence.find(taken) {
-                    let (head, tail) = (&sentence[..at], &sentence[at + taken.len()..]);
-                    let body = learned::Body::Span(&sentence[at..at + taken.len()]);
-                    if !proposals.iter().any(|p| p.body == body && p.head == head) {
-                        proposals.push(learned::Proposal {
-                            head,
-                            tail,
-                            body,
-                            next,
-                        });
-                    }
-                }
-            }
-            // Whether any text the proposals read may say whom the memory is for.
-            let addressed = addressee::mentions_any(&line[from..])
-                || pointed_at.is_some_and(addressee::mentions_any)
-                || items.iter().any(|item| addressee::mentions_any(item));
-            let scored: Vec<Scored> = proposals
-                .iter()
-                .map(|proposal| {
-                    let found = proposal_memories(proposal, addressed);
-                    let rule_took = !found.is_empty()
-                        && found
-                            .iter()
-                            .all(|(_, text)| rule_texts.contains(text.as_str()));
-                    let input = learned::input(proposal, rule_took, rule_in_sentence);
-                    Scored {
-                        input,
-                        memories: found,
-                        rule_took,
-                    }
-                })
-                .collect();
+            };
             let chosen = choose(&sentence_input, &scored);
             previous_taken = chosen.is_some();
             read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());

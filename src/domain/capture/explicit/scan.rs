@@ -37,11 +37,17 @@ const QUESTION_MARKS: &[char] = &['?', '？'];
 const QUESTION_OPENER: char = '¿';
 const QUESTION_PARTICLES: &[char] = &['吗', '嗎', '么', '麼'];
 
-/// A full stop after one of these ends no sentence: "e.g. the API".
+/// A full stop after one of these ends no sentence: "e.g. the API", "Dra. Helena".
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "etc", "vs", "cf", "approx", "z.b", "bzw", "usw", "d.h", "ggf", "p.ej", "ej",
-    "p.ex", "ex", "p", "ps", "dr", "mr", "mrs", "no",
+    "p.ex", "ex", "ps", "dr", "dra", "drs", "mr", "mrs", "ms", "prof", "profa", "sr", "sra",
+    "srta", "mme", "mlle", "hr", "no",
 ];
+
+/// A full stop after one of these ends no sentence when a number follows ("p. 12", "Nr. 5"),
+/// and does otherwise ("… on page p. Then …"). "No." stays an abbreviation everywhere: read as
+/// the end of a sentence ("No. Use pnpm."), it cost the models more than it gave.
+const NUMBER_ABBREVIATIONS: &[&str] = &["nr", "p", "pp", "art", "vol"];
 
 /// Skipped at the start of a sentence or clause: quotes, brackets, bullets, and the separators
 /// that follow a filler ("Also: …", "one more thing — …").
@@ -162,8 +168,8 @@ fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
             chars.next();
         }
         let glued_to_word = line[run_end..].starts_with(|c: char| c.is_ascii_alphanumeric());
-        let abbreviation =
-            &line[run_start..run_end] == "." && ends_with_abbreviation(&line[..run_start]);
+        let abbreviation = &line[run_start..run_end] == "."
+            && ends_with_abbreviation(&line[..run_start], &line[run_end..]);
         if !(abbreviation || all_ascii && glued_to_word) {
             return Some((run_start, run_end, is_question));
         }
@@ -171,16 +177,36 @@ fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
     None
 }
 
-fn ends_with_abbreviation(before: &str) -> bool {
+/// Whether the full stop between `before` and `after` ends an abbreviation rather than a
+/// sentence.
+fn ends_with_abbreviation(before: &str, after: &str) -> bool {
     let word_start = before
         .rfind(|c: char| !(c.is_alphanumeric() || c == '.'))
         .map_or(0, |at| {
             at + before[at..].chars().next().map_or(1, char::len_utf8)
         });
     let word = &before[word_start..];
-    ABBREVIATIONS
-        .iter()
-        .any(|abbreviation| word.eq_ignore_ascii_case(abbreviation))
+    let is = |list: &[&str]| list.iter().any(|a| word.eq_ignore_ascii_case(a));
+    let after = after.trim_start();
+    let mut following = after.chars();
+    // A letter and a full stop, with another after it: "z. B.", "d. h.", "u. a.".
+    let one_letter = |w: &str| w.chars().count() == 1 && w.chars().all(char::is_alphabetic);
+    let opens_pair = one_letter(word)
+        && following.next().is_some_and(char::is_alphabetic)
+        && following.next() == Some('.');
+    let closes_pair = one_letter(word)
+        && before[..word_start]
+            .trim_end()
+            .strip_suffix('.')
+            .is_some_and(|head| {
+                let letter_at = head.char_indices().last().map_or(0, |(at, _)| at);
+                one_letter(&head[letter_at..])
+                    && !head[..letter_at].ends_with(char::is_alphanumeric)
+            });
+    is(ABBREVIATIONS)
+        || opens_pair
+        || closes_pair
+        || (is(NUMBER_ABBREVIATIONS) && after.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Spans of a line that are not the user speaking: inline code and quotations.
@@ -585,4 +611,50 @@ pub(super) fn list_item(line: &str) -> Option<&str> {
             .flatten()
     };
     after_bullet.or(after_number).map(str::trim_start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentences;
+
+    fn split(line: &str) -> Vec<&str> {
+        sentences(line)
+            .map(|s| line[s.start..s.end].trim())
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn a_title_or_a_two_letter_abbreviation_ends_no_sentence() {
+        assert_eq!(
+            split("Reviewed by Dra. Helena before the deploy. Thanks."),
+            ["Reviewed by Dra. Helena before the deploy", "Thanks"]
+        );
+        assert_eq!(
+            split(
+                "Grabnummern als Feld-Reihe-Nummer, z. B. B-12-4, nicht fortlaufend. Bitte merken!"
+            ),
+            [
+                "Grabnummern als Feld-Reihe-Nummer, z. B. B-12-4, nicht fortlaufend",
+                "Bitte merken"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_page_number_is_no_sentence_end_and_a_lone_p_is() {
+        assert_eq!(split("see p. 5 of the manual"), ["see p. 5 of the manual"]);
+        assert_eq!(
+            split("the flag is named p. Then it is read once."),
+            ["the flag is named p", "Then it is read once"]
+        );
+    }
+
+    #[test]
+    fn a_lone_letter_before_a_stop_still_ends_a_sentence() {
+        assert_eq!(
+            split("We went with plan B. Then we shipped it."),
+            ["We went with plan B", "Then we shipped it"]
+        );
+    }
 }
