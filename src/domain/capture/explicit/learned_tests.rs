@@ -485,3 +485,119 @@ fn the_ruled_model_reads_the_trigger_the_memory_and_what_follows_apart() {
     assert_eq!(after, ["Thanks."]);
     assert!(!named.contains(&"trigger:colon") && !named.contains(&"after:none"));
 }
+
+#[test]
+fn a_sentence_the_sentence_model_leaves_is_taken_when_the_request_model_takes_a_proposal() {
+    let models = learned::models();
+    let asked = "the tram depot log keeps times in UTC, keep that in mind";
+    let unasked = "the tram depot log keeps times in UTC, ok?";
+    // The sentence model is out of the way at odds above 1: only the request model decides.
+    let request_only = |request: f64, floor: f64| Odds {
+        unruled: 1.1,
+        request,
+        floor,
+        ..ODDS
+    };
+    let taken = |odds: Odds, message: &str| -> Vec<String> {
+        capture_with(odds, &models, message)
+            .memories
+            .into_iter()
+            .map(|m| m.text)
+            .collect()
+    };
+    assert_eq!(
+        taken(request_only(ODDS.request, 0.0), asked),
+        ["the tram depot log keeps times in UTC"]
+    );
+    assert!(taken(request_only(1.1, 0.0), asked).is_empty());
+    assert!(taken(request_only(ODDS.request, 0.0), unasked).is_empty());
+    // Under the floor a sentence is not proposed, so the request model never reads it.
+    assert!(taken(request_only(ODDS.request, 1.0), asked).is_empty());
+}
+
+#[test]
+fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are_read() {
+    let models = learned::models();
+    let context = |sentence| learned::SentenceContext {
+        sentence,
+        before: None,
+        next: "",
+        list_follows: false,
+        is_question: false,
+        rule_in_sentence: false,
+        rule_points_here: false,
+        read_with_previous: false,
+        taken: None,
+    };
+    let input = learned::sentence_input(&context("the depot log keeps times in UTC"));
+    let p = models.sentence.predict(&input).probability(1);
+    let at = |unruled, floor| Odds {
+        unruled,
+        floor,
+        ..ODDS
+    };
+    assert_eq!(
+        reading_with(at(p - 1e-9, 0.0), &models, &input),
+        Reading::Asks
+    );
+    assert_eq!(reading_with(at(p, 0.0), &models, &input), Reading::Unsure);
+    assert_eq!(reading_with(at(p, p), &models, &input), Reading::Unsure);
+    assert_eq!(
+        reading_with(at(p, p + 1e-9), &models, &input),
+        Reading::Nothing
+    );
+    // A sentence the tables took from and the ruled model leaves is a one-off: the request
+    // model does not overrule that.
+    let ruled = learned::SentenceContext {
+        rule_in_sentence: true,
+        taken: Some((0, 5)),
+        ..context("use pnpm before you push this branch")
+    };
+    let input = learned::sentence_input(&ruled);
+    let p = models.ruled.predict(&input).probability(1);
+    let odds = Odds {
+        ruled: p,
+        floor: 0.0,
+        ..ODDS
+    };
+    assert_eq!(reading_with(odds, &models, &input), Reading::Nothing);
+}
+
+#[test]
+fn the_request_probability_is_the_best_of_the_proposals_that_give_a_memory() {
+    let models = learned::models();
+    let scored = |head: &'static str, body: &'static str, gives: bool| Scored {
+        input: learned::input(
+            &learned::Proposal {
+                head,
+                tail: "",
+                body: learned::Body::Span(body),
+                next: "",
+            },
+            false,
+            false,
+        ),
+        memories: if gives {
+            vec![(Addressee::Workspace, body.to_string())]
+        } else {
+            Vec::new()
+        },
+        rule_took: false,
+    };
+    let asked = scored("keep in mind:", "the depot log keeps times in UTC", true);
+    let plain = scored("", "the depot log keeps times in UTC", true);
+    let p = |s: &Scored| models.request.predict(&s.input).probability(1);
+    let (high, low) = (p(&asked), p(&plain));
+    assert!(high > low, "{high} {low}");
+    assert_eq!(request_probability(&models, &[]), 0.0);
+    assert_eq!(request_probability(&models, &[plain]), low);
+    let proposals = [
+        scored("keep in mind:", "the depot log keeps times in UTC", false),
+        scored("", "the depot log keeps times in UTC", true),
+        scored("keep in mind:", "the depot log keeps times in UTC", true),
+    ];
+    assert_eq!(request_probability(&models, &proposals), high);
+    assert_eq!(request_probability(&models, &proposals[..2]), low);
+    assert!(requested_at(high - 1e-9, &models, &proposals));
+    assert!(!requested_at(high, &models, &proposals));
+}
