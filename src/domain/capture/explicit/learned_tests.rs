@@ -402,23 +402,36 @@ fn the_tables_cut_stands_after_a_colon_and_the_span_model_chooses_elsewhere() {
     );
 }
 
+/// The proposal that leaves `head` out before `body`, scored as `walk` scores it; it gives
+/// `body` as its memory when `gives`.
+fn opening_cut(
+    head: &'static str,
+    body: &'static str,
+    gives: bool,
+    rule_took: bool,
+    rule_in_sentence: bool,
+) -> Scored<'static> {
+    let proposal = learned::Proposal {
+        head,
+        tail: "",
+        body: learned::Body::Span(body),
+        next: "",
+    };
+    Scored {
+        input: learned::input(&proposal, rule_took, rule_in_sentence),
+        memories: if gives {
+            vec![(Addressee::Workspace, body.to_string())]
+        } else {
+            Vec::new()
+        },
+        rule_took,
+    }
+}
+
 #[test]
 fn the_span_odds_choose_between_the_tables_proposals_and_the_best() {
     let models = learned::models();
-    let scored = |head: &'static str, body: &'static str, rule_took: bool| Scored {
-        input: learned::input(
-            &learned::Proposal {
-                head,
-                tail: "",
-                body: learned::Body::Span(body),
-                next: "",
-            },
-            rule_took,
-            true,
-        ),
-        memories: vec![(Addressee::Workspace, body.to_string())],
-        rule_took,
-    };
+    let scored = |head, body, rule_took| opening_cut(head, body, true, rule_took, true);
     // Two cuts marked as the tables', both worse than the plain one the tables did not take.
     let proposals = [
         scored("remember this: use pnpm for", "all packages here", true),
@@ -566,24 +579,7 @@ fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are
 #[test]
 fn the_request_probability_is_the_best_of_the_proposals_that_give_a_memory() {
     let models = learned::models();
-    let scored = |head: &'static str, body: &'static str, gives: bool| Scored {
-        input: learned::input(
-            &learned::Proposal {
-                head,
-                tail: "",
-                body: learned::Body::Span(body),
-                next: "",
-            },
-            false,
-            false,
-        ),
-        memories: if gives {
-            vec![(Addressee::Workspace, body.to_string())]
-        } else {
-            Vec::new()
-        },
-        rule_took: false,
-    };
+    let scored = |head, body, gives| opening_cut(head, body, gives, false, false);
     let asked = scored("keep in mind:", "the depot log keeps times in UTC", true);
     let plain = scored("", "the depot log keeps times in UTC", true);
     let p = |s: &Scored| models.request.predict(&s.input).probability(1);
