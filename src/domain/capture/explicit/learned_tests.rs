@@ -34,6 +34,15 @@ fn assert_well_formed(message: &str, memories: &[ExplicitMemory]) {
         );
     }
     assert!(memories.len() <= MAX_MEMORIES_PER_MESSAGE);
+    for memory in memories {
+        assert!(
+            !memories
+                .iter()
+                .any(|other| other.text.len() < memory.text.len()
+                    && memory.text.contains(&other.text)),
+            "{memory:?} holds another of {memories:?}"
+        );
+    }
 }
 
 fn message_piece() -> impl Strategy<Value = String> {
@@ -596,4 +605,15 @@ fn the_request_probability_is_the_best_of_the_proposals_that_give_a_memory() {
     assert_eq!(request_probability(&models, &proposals[..2]), low);
     assert!(requested_at(high - 1e-9, &models, &proposals));
     assert!(!requested_at(high, &models, &proposals));
+}
+
+#[test]
+fn a_memory_that_holds_another_whole_is_not_kept_beside_it() {
+    let message = "今後のために記録しておいてください。プラネタリウムの上映スケジュールは必ず JST で保存し、UTC への変換は表示層でのみ行うこと。そのうえで、showtimes.py のリファクタリングをお願いします。";
+    let memories = capture(message);
+    assert_well_formed(message, &memories);
+    assert_eq!(
+        texts(message),
+        ["プラネタリウムの上映スケジュールは必ず JST で保存し、UTC への変換は表示層でのみ行うこと"]
+    );
 }

@@ -124,8 +124,16 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         .filter(|memory| !decided.contains(&memory.text));
     let kept: HashSet<&str> = learned.memories.iter().map(|m| m.text.as_str()).collect();
     let set_aside = left.iter().filter(|t| !kept.contains(t.as_str())).count();
-    for memory in undecided.chain(learned.memories) {
-        memories.keep(memory.scope, memory.kind, memory.text);
+    let found: Vec<ExplicitMemory> = undecided.chain(learned.memories).collect();
+    for memory in &found {
+        // A memory that holds another whole is that one with what followed it on the line
+        // ("X。そのうえで、…をお願いします" beside "X"): the line's rest was read as more of it.
+        let holds_another = found
+            .iter()
+            .any(|other| other.text.len() < memory.text.len() && memory.text.contains(&other.text));
+        if !holds_another {
+            memories.keep(memory.scope, memory.kind, memory.text.clone());
+        }
     }
     Captured {
         memories: memories.kept,
