@@ -651,6 +651,19 @@ mod tests {
     }
 
     #[test]
+    fn a_word_before_a_stop_ends_its_sentence_though_an_initial_follows() {
+        assert_eq!(
+            split("Deploy on Fridays. A. Jones signs off.")[0],
+            "Deploy on Fridays"
+        );
+        // A letter after a word's full stop closes no "z. B.": its own stop ends a sentence.
+        assert_eq!(
+            split("Deploy on Fridays. B. Then we rest.").last(),
+            Some(&"Then we rest")
+        );
+    }
+
+    #[test]
     fn a_lone_letter_before_a_stop_still_ends_a_sentence() {
         assert_eq!(
             split("We went with plan B. Then we shipped it."),
