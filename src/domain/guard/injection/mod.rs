@@ -42,6 +42,17 @@ pub enum InjectionKind {
 }
 
 impl InjectionKind {
+    /// Every kind, in the order the guard's model lists its classes.
+    pub const ALL: [InjectionKind; 7] = [
+        InjectionKind::OverrideInstructions,
+        InjectionKind::ApproveEverything,
+        InjectionKind::RemoteCode,
+        InjectionKind::DisableSafety,
+        InjectionKind::RoleReassignment,
+        InjectionKind::Exfiltration,
+        InjectionKind::PromptMarkup,
+    ];
+
     /// The kind's name, as it is serialized.
     pub fn name(self) -> &'static str {
         match self {

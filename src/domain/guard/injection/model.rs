@@ -38,16 +38,6 @@ pub const FLAG_ODDS: f64 = 0.5;
 /// Longer texts are cut here: a memory is short, and a long paste should not cost more.
 const MAX_CHARS: usize = 600;
 
-const KINDS: [InjectionKind; 7] = [
-    InjectionKind::OverrideInstructions,
-    InjectionKind::ApproveEverything,
-    InjectionKind::RemoteCode,
-    InjectionKind::DisableSafety,
-    InjectionKind::RoleReassignment,
-    InjectionKind::Exfiltration,
-    InjectionKind::PromptMarkup,
-];
-
 pub fn weights() -> Weights {
     Weights::compiled(WEIGHTS, CLASSES.len())
 }
@@ -119,12 +109,12 @@ pub fn kind_at(prediction: &Prediction, odds: f64) -> Option<InjectionKind> {
         return None;
     }
     let mut best = 0;
-    for (at, _) in KINDS.iter().enumerate() {
+    for (at, _) in InjectionKind::ALL.iter().enumerate() {
         if prediction.probability(at + 1) > prediction.probability(best + 1) {
             best = at;
         }
     }
-    Some(KINDS[best])
+    Some(InjectionKind::ALL[best])
 }
 
 /// What the model concludes about `text`.

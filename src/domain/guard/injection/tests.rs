@@ -269,15 +269,7 @@ mod learned {
         assert_eq!(class_of("none"), 0);
         assert_eq!(CLASSES[class_of("remote-code")], "remote-code");
         assert_eq!(CLASSES[class_of("instruction")], "unnamed");
-        for kind in [
-            OverrideInstructions,
-            ApproveEverything,
-            RemoteCode,
-            DisableSafety,
-            RoleReassignment,
-            Exfiltration,
-            PromptMarkup,
-        ] {
+        for kind in InjectionKind::ALL {
             // The name is what serde writes, and the model's class of that name.
             assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
             assert_eq!(CLASSES[class_of(kind.name())], kind.name());
