@@ -229,17 +229,23 @@ pub fn asks(
     }
 }
 
-/// What the sentence model makes of `sentence` at the odds `odds`.
+/// What the sentence model makes of `sentence` at the odds `odds`: a memory the tables took
+/// and set apart with a colon always asks; any other sentence asks when its model (the ruled
+/// model for a sentence the tables took from, the sentence model for any other) gives it more
+/// than its odds.
 pub fn reading_with(
     odds: Odds,
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
 ) -> Reading {
-    if asks_with(odds, models, sentence) {
+    if learned::has_colon_trigger(sentence) {
+        return Reading::Asks;
+    }
+    let ruled = is_ruled(sentence);
+    let p = model_of(models, sentence).predict(sentence).probability(1);
+    if p > if ruled { odds.ruled } else { odds.unruled } {
         Reading::Asks
-    } else if is_ruled(sentence)
-        || model_of(models, sentence).predict(sentence).probability(1) < odds.floor
-    {
+    } else if ruled || p < odds.floor {
         // A sentence the tables took from and the ruled model left is a one-off for the task:
         // the request model is not asked to overrule that.
         Reading::Nothing
@@ -263,24 +269,6 @@ pub fn requested_at(odds: f64, models: &learned::Models, scored: &[Scored]) -> b
     request_probability(models, scored) > odds
 }
 
-/// Whether `sentence` yields a memory at the odds `odds`: one the tables took and set apart
-/// with a colon always does; any other when its model gives it more than its odds.
-pub fn asks_with(
-    odds: Odds,
-    models: &learned::Models,
-    sentence: &crate::domain::base::classifier::Input,
-) -> bool {
-    if learned::has_colon_trigger(sentence) {
-        return true;
-    }
-    let at = if is_ruled(sentence) {
-        odds.ruled
-    } else {
-        odds.unruled
-    };
-    asks_at(at, models, sentence)
-}
-
 /// The span odds of `sentence`: a memory the tables took and the user set apart with a colon
 /// is the text after it, as the tables cut it.
 pub fn table_span_of(odds: Odds, sentence: &crate::domain::base::classifier::Input) -> f64 {
@@ -289,16 +277,6 @@ pub fn table_span_of(odds: Odds, sentence: &crate::domain::base::classifier::Inp
     } else {
         odds.table_span
     }
-}
-
-/// Whether the model of `sentence` (the ruled model for a sentence the tables took from, the
-/// sentence model for any other) gives it more than the odds `odds`.
-pub fn asks_at(
-    odds: f64,
-    models: &learned::Models,
-    sentence: &crate::domain::base::classifier::Input,
-) -> bool {
-    model_of(models, sentence).predict(sentence).probability(1) > odds
 }
 
 /// The model that reads `sentence`.
@@ -360,16 +338,16 @@ pub fn walk(
 }
 
 /// The proposals of `sentence` (see `learned::proposals`), with what the tables took from it
-/// among them, each scored as the models read it.
+/// among them, each scored as the models read it; `rule_texts` are the tables' memories of the
+/// message, `rule_in_sentence` whether one of them is in this sentence.
 fn propose<'a>(
     sentence: &'a str,
     through_line: &'a str,
     pointed_at: Option<&'a str>,
     next: &'a str,
     items: &[&'a str],
-    rule_texts: &HashSet<&str>,
+    (rule_texts, rule_in_sentence): (&HashSet<&str>, bool),
 ) -> (Vec<learned::Proposal<'a>>, Vec<Scored<'a>>) {
-    let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
     let mut proposals = learned::proposals(sentence, through_line, pointed_at, next, items);
     // What the tables took from the sentence is always a proposal, however long the
     // trigger before it ("Arregla el typo del header, y recuerda que …").
@@ -519,7 +497,7 @@ fn walk_read(
                         pointed_at,
                         next,
                         &items,
-                        &rule_texts,
+                        (&rule_texts, rule_in_sentence),
                     )
                 })
                 .filter(|(_, scored)| read == Reading::Asks || requested(scored));
