@@ -125,6 +125,19 @@ pub fn score_gate_at(
             None => false,
         };
         let right = verdict == case.keep;
+        if !right && case.keep && std::env::var_os("TRAIN_MISSES").is_some() {
+            let why = candidate_of(case).map(|candidate| {
+                let hot = HotState {
+                    open_errors: &case.open_errors,
+                    active_files: &case.active_files,
+                };
+                format!(
+                    "{:?}",
+                    candidates::gate_at(junk_odds, weights, &candidate, hot).err()
+                )
+            });
+            println!("GATE DROPPED {} {:?}: {}", case.id, why, case.line);
+        }
         let side = if case.keep { "kept" } else { "rejected" };
         by_language.add(&format!("{} {side}", case.lang), right);
         let kind = if case.keep {
@@ -546,6 +559,11 @@ pub fn vocabulary(root: &Path) -> String {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for case in corpus::messages(root).iter().filter(|c| !is_test(&c.id)) {
         let mut seen: Vec<String> = ocmem::domain::base::classifier::tokens(&case.message);
+        let affixes: Vec<String> = seen
+            .iter()
+            .flat_map(|token| ocmem::domain::base::classifier::hangul_affixes(token))
+            .collect();
+        seen.extend(affixes);
         seen.sort();
         seen.dedup();
         for token in seen {
@@ -1051,39 +1069,36 @@ pub fn tune(root: &Path) -> String {
         "explicit memories on {} development messages",
         dev.len()
     );
-    for request_statements in [0.0, 1.0] {
-        let knobs = Knobs {
-            request_statements,
-            ..KNOBS
-        };
-        let models = models_of(&train_explicit_with(
-            knobs,
-            &message_cases,
-            &candidate_cases,
-        ));
-        for (floor, request) in [0.0, 0.03, 0.1]
+    let models = models_of(&train_explicit_with(
+        KNOBS,
+        &message_cases,
+        &candidate_cases,
+    ));
+    for (ruled, unruled, request) in [0.1, 0.2, 0.3].into_iter().flat_map(|ruled| {
+        [0.8, 0.9, 0.95]
             .into_iter()
-            .flat_map(|f| [0.5, 0.6, 0.7, 1.1].into_iter().map(move |r| (f, r)))
-        {
-            let odds = explicit::Odds {
-                floor,
-                request,
-                ..explicit::ODDS
-            };
-            let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
-            let lines = statements_taken_at(odds, &models, &statements);
-            let _ = writeln!(
-                out,
-                "  request statements {request_statements:.1} odds floor {floor:.2} request {request:.2}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}), candidate lines left alone {:.3}",
-                rate_of(&by_language, " recall").0,
-                rate_of(&by_language, " precision").0,
-                rate_of(&by_language, " type").0,
-                rate_of(&by_kind, "nothing taken").0,
-                by_kind.rate("statement nothing taken"),
-                by_kind.rate("one-off nothing taken"),
-                rate_of(&lines, "nothing taken").0,
-            );
-        }
+            .flat_map(move |unruled| [0.5, 0.6].into_iter().map(move |r| (ruled, unruled, r)))
+    }) {
+        let odds = explicit::Odds {
+            ruled,
+            unruled,
+            request,
+            ..explicit::ODDS
+        };
+        let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
+        let lines = statements_taken_at(odds, &models, &statements);
+        let _ = writeln!(
+            out,
+            "  odds ruled {ruled:.2} unruled {unruled:.2} request {request:.2}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}, habits {:.3}), candidate lines left alone {:.3}",
+            rate_of(&by_language, " recall").0,
+            rate_of(&by_language, " precision").0,
+            rate_of(&by_language, " type").0,
+            rate_of(&by_kind, "nothing taken").0,
+            by_kind.rate("statement nothing taken"),
+            by_kind.rate("one-off nothing taken"),
+            by_kind.rate("habit recall"),
+            rate_of(&lines, "nothing taken").0,
+        );
     }
     out
 }

@@ -141,13 +141,78 @@ fn masked(normal: &str, known: Known) -> String {
             return;
         }
         out.push_str(&normal[copied..at]);
-        if !(out.ends_with('_') && token.chars().all(is_unspaced)) {
+        let (stem, ending) = known_affixes(token, known);
+        out.push_str(stem);
+        if !(stem.is_empty() && out.ends_with('_') && token.chars().all(is_unspaced)) {
             out.push('_');
         }
+        out.push_str(ending);
         copied = at + token.len();
     });
     out.push_str(&normal[copied..]);
     out
+}
+
+/// Whether `c` is a Hangul syllable.
+fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7A3)
+}
+
+/// How a stem the models know is written in the vocabulary: "기억해~".
+pub fn stem_entry(stem: &str) -> String {
+    format!("{stem}~")
+}
+
+/// How an ending the models know is written in the vocabulary: "~이라는".
+pub fn ending_entry(ending: &str) -> String {
+    format!("~{ending}")
+}
+
+/// The stems and endings of a Korean word, as the vocabulary counts them: its leading Hangul
+/// syllables (two or more, short of the whole word) and its trailing ones (one to four).
+pub fn hangul_affixes(token: &str) -> Vec<String> {
+    let bounds: Vec<usize> = token.char_indices().map(|(i, _)| i).skip(1).collect();
+    let mut out = Vec::new();
+    for (n, &at) in bounds.iter().enumerate() {
+        let (stem, ending) = token.split_at(at);
+        if n >= 1 && stem.chars().all(is_hangul) {
+            out.push(stem_entry(stem));
+        }
+        if ending.chars().count() <= 4 && ending.chars().all(is_hangul) {
+            out.push(ending_entry(ending));
+        }
+    }
+    out
+}
+
+/// The known stem and ending of an unknown word that glues its endings to it (Korean:
+/// "기억해주셈" is "기억해" and "셈", "형식이라는" ends in "이라는"), so that the request and
+/// the mood it is said in still read when the word as a whole is rare. Empty for any other word.
+fn known_affixes(token: &str, known: Known) -> (&str, &str) {
+    if !token.chars().any(is_hangul) {
+        return ("", "");
+    }
+    let bounds: Vec<usize> = token.char_indices().map(|(i, _)| i).skip(1).collect();
+    let stem_end = bounds
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&at| at > token.chars().next().map_or(0, char::len_utf8))
+        .find(|&at| {
+            let stem = &token[..at];
+            stem.chars().all(is_hangul) && (known(stem) || known(&stem_entry(stem)))
+        })
+        .unwrap_or(0);
+    let ending_start = bounds
+        .iter()
+        .copied()
+        .filter(|&at| at > stem_end)
+        .find(|&at| {
+            let ending = &token[at..];
+            ending.chars().all(is_hangul) && known(&ending_entry(ending))
+        })
+        .unwrap_or(token.len());
+    (&token[..stem_end], &token[ending_start..])
 }
 
 /// `each_feature`, reading only the words `known` accepts when it is given.
@@ -253,5 +318,31 @@ mod tests {
             cjk.contains(&"w:记".to_string()) && cjk.contains(&"c:记住".to_string()),
             "{cjk:?}"
         );
+    }
+
+    fn known_korean(word: &str) -> bool {
+        ["기억해", "기억해~", "~이라는", "~셈", "하~"].contains(&word)
+    }
+
+    #[test]
+    fn an_unknown_korean_word_keeps_the_stem_and_ending_the_models_know() {
+        assert_eq!(masked("기억해주셈 빌드", known_korean), "기억해_셈 _");
+        assert_eq!(masked("형식이라는 거", known_korean), "_이라는 _");
+        // A known word is itself; a stem is two syllables or more.
+        assert_eq!(masked("기억해 하나로", known_korean), "기억해 _");
+        // Other scripts are masked whole, as before.
+        assert_eq!(masked("gateway 天文", known_korean), "_ _");
+    }
+
+    #[test]
+    fn the_vocabulary_counts_korean_stems_and_endings() {
+        let affixes = hangul_affixes("기억해줘");
+        for entry in ["기억~", "기억해~", "~억해줘", "~해줘", "~줘"] {
+            assert!(affixes.contains(&entry.to_string()), "{entry}: {affixes:?}");
+        }
+        assert!(!affixes.contains(&"기~".to_string()));
+        assert!(!affixes.contains(&"~기억해줘".to_string()));
+        assert!(hangul_affixes("ts에").contains(&"~에".to_string()));
+        assert!(hangul_affixes("remember").is_empty());
     }
 }

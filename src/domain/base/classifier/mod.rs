@@ -13,6 +13,6 @@ mod features;
 mod linear;
 mod train;
 
-pub use features::{each_feature, tokens, FeatureSink, Field, Known};
+pub use features::{each_feature, hangul_affixes, tokens, FeatureSink, Field, Known};
 pub use linear::{Contribution, Input, Prediction, Weights};
 pub use train::{train, Example, TrainOptions};

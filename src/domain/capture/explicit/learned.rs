@@ -12,6 +12,7 @@ use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, We
 
 use crate::domain::memory::kind::MemoryType;
 
+use super::recurrence::{self, RECURRING, TASK_BOUND};
 use super::scan::{list_item, sentences};
 use super::spelling;
 use super::vocabulary;
@@ -100,7 +101,15 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
         .named_if(context.is_question, "question")
         .named_if(context.list_follows, "list-follows")
         .named_if(context.read_with_previous, "read-with-previous")
-        .named_if(boundaries(context.sentence).len() < POINTER_REACH, "short");
+        .named_if(boundaries(context.sentence).len() < POINTER_REACH, "short")
+        .named_if(
+            recurrence::mentions(context.sentence, RECURRING),
+            "recurring",
+        )
+        .named_if(
+            recurrence::mentions(context.sentence, TASK_BOUND),
+            "task-bound",
+        );
     // Its opening and its ending on their own: that is where a trigger stands.
     let sentence = context.sentence.trim();
     let opening = sentence
@@ -141,7 +150,9 @@ fn ruled_input<'a>(context: &SentenceContext<'a>, from: usize, to: usize) -> Inp
         .named_if(context.list_follows, "list-follows")
         .named_if(context.read_with_previous, "read-with-previous")
         .named_if(trigger.trim().is_empty(), "trigger:none")
-        .named_if(after.trim().is_empty(), "after:none");
+        .named_if(after.trim().is_empty(), "after:none")
+        .named_if(recurrence::mentions(sentence, RECURRING), "recurring")
+        .named_if(recurrence::mentions(sentence, TASK_BOUND), "task-bound");
     for word in spelling::corrections(trigger) {
         input = input.text(Field::Head, word);
     }
@@ -245,6 +256,33 @@ const MAX_PROPOSALS: usize = 400;
 const MARKS: &[char] = &[
     ':', '：', ',', '，', '、', ';', '；', '—', '–', '(', '（', '-',
 ];
+/// Whether `head`, what a proposal leaves out before its memory, ends at a mark. A
+/// hyphen is one only with a space on each side: "corvid-ranker", "set -euo" and
+/// "back-and-forth" are words; a dash ("—", "–") always is.
+pub(super) fn ends_at_mark(head: &str) -> bool {
+    let edge = head.trim_end();
+    match edge.strip_suffix('-') {
+        Some(rest) => {
+            let rest = rest.trim_end_matches('-');
+            edge.len() < head.len() && (rest.is_empty() || rest.ends_with(char::is_whitespace))
+        }
+        None => edge.ends_with(MARKS),
+    }
+}
+
+/// Whether `tail`, what a proposal leaves out after its memory, starts at a mark (a
+/// hyphen with a space on each side, as in `ends_at_mark`).
+pub(super) fn starts_at_mark(tail: &str) -> bool {
+    let edge = tail.trim_start();
+    match edge.strip_prefix('-') {
+        Some(rest) => {
+            let rest = rest.trim_start_matches('-');
+            edge.len() < tail.len() && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        }
+        None => edge.starts_with(MARKS),
+    }
+}
+
 /// Sentences longer than this propose only themselves and their list.
 const MAX_SENTENCE_BYTES: usize = 600;
 /// A sentence this short (in boundaries) may point back at the one before it.
@@ -333,8 +371,8 @@ pub fn proposals<'a>(
     let cuts = boundaries(trimmed);
     let chars_to = |at: usize| trimmed[..at].chars().count();
     let total = chars_to(trimmed.len());
-    let after_mark = |at: usize| trimmed[..at].trim_end().ends_with(MARKS);
-    let before_mark = |at: usize| trimmed[at..].trim_start().starts_with(MARKS);
+    let after_mark = |at: usize| ends_at_mark(&trimmed[..at]);
+    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]);
     // Where a memory may start: after a short opening, or after a mark wherever it is
     // ("Remember this, because I've said it three times now: …").
     let heads: Vec<usize> = cuts
@@ -425,14 +463,17 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
         .named_if(proposal.head.is_empty(), "head:none")
         .named_if(proposal.tail.is_empty(), "tail:none")
         .named_if(
-            proposal.head.trim_end().ends_with([':', '：', '-', '—']),
+            proposal.head.trim_end().ends_with([':', '：'])
+                || (ends_at_mark(proposal.head) && proposal.head.trim_end().ends_with(['-', '—'])),
             "head:colon",
         )
         .named_if(
             proposal
                 .tail
                 .trim_start()
-                .starts_with([',', '，', '、', '-', '—', '(']),
+                .starts_with([',', '，', '、', '('])
+                || (starts_at_mark(proposal.tail)
+                    && proposal.tail.trim_start().starts_with(['-', '—'])),
             "tail:comma",
         );
     input = input
@@ -461,7 +502,15 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
         input = input.named("next").text(Field::Whole, proposal.next);
     }
     match &proposal.body {
-        Body::Span(text) => input.text(Field::Body, text),
+        // A misspelt trigger left inside the memory ("…, dont touch it. rmemeber") reads as
+        // the trigger it is.
+        Body::Span(text) => {
+            let mut input = input.text(Field::Body, text);
+            for word in spelling::corrections(text) {
+                input = input.text(Field::Body, word);
+            }
+            input
+        }
         Body::Before(text) => input.named("points-back").text(Field::Body, text),
         Body::Items(items) => {
             let mut input = input.named("list");
@@ -477,13 +526,13 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
 /// and whether it is cut at a mark. A trigger is cut from its memory by a mark or a space; a
 /// short opening cut at neither ("天" of "天文馆…") splits a word of unspaced script.
 fn edge_shape(edge: &str, head: bool) -> &'static str {
+    let marked = if head {
+        ends_at_mark(edge) || edge.trim_end().ends_with(['.', '!', '！', '。', '…'])
+    } else {
+        starts_at_mark(edge) || edge.trim_start().starts_with(['.', '!', '！', '。', '…'])
+    };
     let edge = edge.trim();
     let chars = edge.chars().count();
-    let marked = if head {
-        edge.ends_with(MARKS) || edge.ends_with(['.', '!', '！', '。', '…'])
-    } else {
-        edge.starts_with(MARKS) || edge.starts_with(['.', '!', '！', '。', '…'])
-    };
     let unspaced = if head {
         edge.chars().next_back().is_some_and(is_unspaced)
     } else {

@@ -617,3 +617,18 @@ fn a_memory_that_holds_another_whole_is_not_kept_beside_it() {
         ["プラネタリウムの上映スケジュールは必ず JST で保存し、UTC への変換は表示層でのみ行うこと"]
     );
 }
+
+#[test]
+fn a_hyphen_inside_a_word_or_flag_is_no_mark_but_a_spaced_one_is() {
+    assert!(!learned::ends_at_mark("logged to wandb project corvid-"));
+    assert!(!learned::ends_at_mark("alle Shellskripte mit set -"));
+    assert!(learned::ends_at_mark("the main loop - "));
+    assert!(learned::ends_at_mark("remember this -- "));
+    assert!(learned::ends_at_mark("remember this: "));
+    assert!(learned::ends_at_mark("记住——"));
+    assert!(!learned::starts_at_mark("-ranker"));
+    assert!(!learned::starts_at_mark(" -euo pipefail"));
+    assert!(learned::starts_at_mark(" - memorize this"));
+    assert!(learned::starts_at_mark(", remember that"));
+    assert!(!learned::starts_at_mark(" remember that"));
+}

@@ -32,6 +32,7 @@ mod language;
 pub mod learned;
 pub mod recall;
 pub mod recall_model;
+mod recurrence;
 mod scan;
 pub mod spelling;
 mod text;
@@ -92,6 +93,9 @@ pub fn capture_counted(message: &str) -> Captured {
     capture_with(ODDS, &learned::models(), message)
 }
 
+/// What ends a sentence inside a memory's text.
+const SENTENCE_ENDS: &[char] = &['.', '。', '!', '！', '?', '？', ';', '；', '\n'];
+
 /// `capture_counted` with the odds `odds` and the models `models`. Every readable sentence is
 /// read by the models, and the phrase tables' hits are among what they read: a sentence the
 /// tables took a memory from (or that points at one) yields a memory when the sentence model
@@ -125,15 +129,25 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
     let kept: HashSet<&str> = learned.memories.iter().map(|m| m.text.as_str()).collect();
     let set_aside = left.iter().filter(|t| !kept.contains(t.as_str())).count();
     let found: Vec<ExplicitMemory> = undecided.chain(learned.memories).collect();
-    for memory in &found {
-        // A memory that holds another whole is that one with what followed it on the line
-        // ("X。そのうえで、…をお願いします" beside "X"): the line's rest was read as more of it.
-        let holds_another = found
-            .iter()
-            .any(|other| other.text.len() < memory.text.len() && memory.text.contains(&other.text));
-        if !holds_another {
-            memories.keep(memory.scope, memory.kind, memory.text.clone());
+    // Of two memories one of which holds the other whole, one is kept. The longer is the
+    // shorter with what followed it on the line when a new sentence starts there ("X。そのうえ
+    // で、…をお願いします" beside "X"): the line's rest was read as more of it. Otherwise the
+    // longer says more in the same sentence ("X over Y" beside "X") and is kept.
+    let mut dropped = vec![false; found.len()];
+    for (i, longer) in found.iter().enumerate() {
+        for (j, shorter) in found.iter().enumerate() {
+            if shorter.text.len() >= longer.text.len() || !longer.text.contains(&shorter.text) {
+                continue;
+            }
+            let line_rest = longer
+                .text
+                .match_indices(&shorter.text)
+                .any(|(at, _)| longer.text[at + shorter.text.len()..].starts_with(SENTENCE_ENDS));
+            dropped[if line_rest { i } else { j }] = true;
         }
+    }
+    for (memory, _) in found.iter().zip(&dropped).filter(|(_, &gone)| !gone) {
+        memories.keep(memory.scope, memory.kind, memory.text.clone());
     }
     Captured {
         memories: memories.kept,
@@ -369,6 +383,10 @@ fn propose<'a>(
     let addressed = addressee::mentions_any(through_line)
         || pointed_at.is_some_and(addressee::mentions_any)
         || items.iter().any(|item| addressee::mentions_any(item));
+    // Whether the sentence says its memory recurs or holds for the task at hand, read once
+    // for all its proposals.
+    let recurring = recurrence::mentions(sentence, recurrence::RECURRING);
+    let task_bound = recurrence::mentions(sentence, recurrence::TASK_BOUND);
     let scored: Vec<Scored> = proposals
         .iter()
         .map(|proposal| {
@@ -377,7 +395,9 @@ fn propose<'a>(
                 && found
                     .iter()
                     .all(|(_, text)| rule_texts.contains(text.as_str()));
-            let input = learned::input(proposal, rule_took, rule_in_sentence);
+            let input = learned::input(proposal, rule_took, rule_in_sentence)
+                .named_if(recurring, "recurring")
+                .named_if(task_bound, "task-bound");
             Scored {
                 input,
                 memories: found,
@@ -443,8 +463,13 @@ fn walk_read(
             // The sentences around hold a memory this one points at only when this one holds
             // none of its own: "remember this: X" after "remember this: Y" does not point back
             // at Y, and "Remember: X. Remember that Y." does not point on at Y. Then this one
-            // is not read with the next either: that one stands alone.
-            let next = if rule_in_sentence && rule_texts.iter().any(|t| next.contains(t)) {
+            // is not read with the next either: that one stands alone. Nor is a sentence read
+            // with a next that asks to keep a memory of its own ("We use Postgres. Remember
+            // this: we use Postgres over MySQL.").
+            let next = if rule_texts
+                .iter()
+                .any(|t| next.contains(t) && (rule_in_sentence || !is_whole(t, next)))
+            {
                 ""
             } else {
                 next

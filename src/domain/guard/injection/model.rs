@@ -58,8 +58,9 @@ pub fn class_of(expect: &str) -> usize {
 
 /// The text the model reads: folded as the rules read it, cut at `MAX_CHARS`, with each web
 /// address read as `url` and each mail address as `email` (where a text sends something
-/// counts, not which host: the attacks of the corpora name made-up hosts), and a word said
-/// again right after itself read once (a repeated word would outweigh the rest).
+/// counts, not which host: the attacks of the corpora name made-up hosts; and that it does,
+/// not how many times: a list of links is a reference, not more of an attack), and a word
+/// said again right after itself read once (a repeated word would outweigh the rest).
 pub fn read_form(text: &str) -> String {
     let plain = fold(text).plain;
     let cut = match plain.char_indices().nth(MAX_CHARS) {
@@ -68,11 +69,14 @@ pub fn read_form(text: &str) -> String {
     };
     let mut out = String::with_capacity(cut.len());
     let mut last = "";
+    let mut addresses: Vec<&str> = Vec::new();
     for word in cut.split(' ').filter(|w| !w.is_empty()) {
-        let word = address_kind(word).unwrap_or(word);
-        if word == last {
+        let address = address_kind(word);
+        let word = address.unwrap_or(word);
+        if word == last || address.is_some_and(|kind| addresses.contains(&kind)) {
             continue;
         }
+        addresses.extend(address);
         if !out.is_empty() {
             out.push(' ');
         }

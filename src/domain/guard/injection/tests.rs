@@ -287,6 +287,10 @@ mod learned {
         assert_eq!(read_form("detail detail detail here"), "detail here");
         assert_eq!(read_form("a @ b and user@host"), "a @ b and user@host");
         assert_eq!(read_form("  many   spaces "), "many spaces");
+        assert_eq!(
+            read_form("docs at https://a.example.com/x and https://b.example.com/y"),
+            "docs at url and"
+        );
     }
 
     #[test]
