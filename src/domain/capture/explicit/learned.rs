@@ -283,6 +283,22 @@ pub(super) fn starts_at_mark(tail: &str) -> bool {
     }
 }
 
+/// Whether byte `at` of `s` is beside a colon or comma between two digits ("3:30", "0,5"),
+/// which is part of a number, not a mark that ends a trigger.
+pub(super) fn inside_number(s: &str, at: usize) -> bool {
+    let (before, after) = s.split_at(at);
+    let mut back = before.chars().rev();
+    let mut on = after.chars();
+    let digit_colon_digit = |a: Option<char>, mark: Option<char>, b: Option<char>| {
+        a.is_some_and(|c| c.is_ascii_digit())
+            && mark.is_some_and(|c| c == ':' || c == ',')
+            && b.is_some_and(|c| c.is_ascii_digit())
+    };
+    let (b1, b2) = (back.next(), back.next());
+    let (a1, a2) = (on.next(), on.next());
+    digit_colon_digit(b2, b1, a1) || digit_colon_digit(b1, a1, a2)
+}
+
 /// Sentences longer than this propose only themselves and their list.
 const MAX_SENTENCE_BYTES: usize = 600;
 /// A sentence this short (in boundaries) may point back at the one before it.
@@ -371,8 +387,8 @@ pub fn proposals<'a>(
     let cuts = boundaries(trimmed);
     let chars_to = |at: usize| trimmed[..at].chars().count();
     let total = chars_to(trimmed.len());
-    let after_mark = |at: usize| ends_at_mark(&trimmed[..at]);
-    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]);
+    let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
+    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
     // Where a memory may start: after a short opening, or after a mark wherever it is
     // ("Remember this, because I've said it three times now: …").
     let heads: Vec<usize> = cuts

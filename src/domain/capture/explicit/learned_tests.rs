@@ -632,3 +632,20 @@ fn a_hyphen_inside_a_word_or_flag_is_no_mark_but_a_spaced_one_is() {
     assert!(learned::starts_at_mark(", remember that"));
     assert!(!learned::starts_at_mark(" remember that"));
 }
+
+#[test]
+fn a_colon_or_comma_between_digits_is_part_of_a_number() {
+    let s = "der cronjob läuft um 3:30 nachts, 0,5 Liter";
+    let at = s.find("30").unwrap();
+    assert!(learned::inside_number(s, at));
+    assert!(learned::inside_number(s, at - 1));
+    let comma = s.find(",5").unwrap();
+    assert!(learned::inside_number(s, comma));
+    assert!(learned::inside_number(s, comma + 1));
+    let after = s.find(" 0,5").unwrap();
+    assert!(!learned::inside_number(s, after));
+    assert!(!learned::inside_number(
+        "remember: 30 days",
+        "remember: ".len()
+    ));
+}

@@ -37,11 +37,11 @@ const QUESTION_MARKS: &[char] = &['?', '？'];
 const QUESTION_OPENER: char = '¿';
 const QUESTION_PARTICLES: &[char] = &['吗', '嗎', '么', '麼'];
 
-/// A full stop after one of these ends no sentence: "e.g. the API", "Dra. Helena".
+/// A full stop after one of these ends no sentence: "e.g. the API", "Dra. Helena", "St. Marien".
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "etc", "vs", "cf", "approx", "z.b", "bzw", "usw", "d.h", "ggf", "p.ej", "ej",
     "p.ex", "ex", "ps", "dr", "dra", "drs", "mr", "mrs", "ms", "prof", "profa", "sr", "sra",
-    "srta", "mme", "mlle", "hr", "no",
+    "srta", "mme", "mlle", "hr", "no", "st", "ste",
 ];
 
 /// A full stop after one of these ends no sentence when a number follows ("p. 12", "Nr. 5"),
@@ -629,6 +629,13 @@ mod tests {
         assert_eq!(
             split("Reviewed by Dra. Helena before the deploy. Thanks."),
             ["Reviewed by Dra. Helena before the deploy", "Thanks"]
+        );
+        assert_eq!(
+            split("Die Stimmdaten der Orgel in St. Marien sind in Cent. Merk dir das."),
+            [
+                "Die Stimmdaten der Orgel in St. Marien sind in Cent",
+                "Merk dir das"
+            ]
         );
         assert_eq!(
             split(
