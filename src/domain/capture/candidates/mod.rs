@@ -279,12 +279,14 @@ pub fn gate_at(
     hot: HotState,
 ) -> Result<(), Rejection> {
     let texts = std::iter::once(candidate.text.as_str()).chain(candidate.rationale.as_deref());
+    // A secret first: the scrubber's finding is certain, and the `[not saved]` line should say
+    // so even when the line also reads as an instruction ("Build alerts post to <webhook>").
     for text in texts {
-        if is_prompt_injection(text) {
-            return Err(Rejection::PromptInjection);
-        }
         if holds_secret(text) {
             return Err(Rejection::Secret);
+        }
+        if is_prompt_injection(text) {
+            return Err(Rejection::PromptInjection);
         }
     }
     if model::is_question(&candidate.text) {

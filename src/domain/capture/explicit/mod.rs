@@ -78,6 +78,9 @@ pub struct Captured {
     /// at hand, and left: the agent hears of them, and keeps them if the user meant them to
     /// last.
     pub set_aside: usize,
+    /// Where in the text the tables found a trigger that asks nothing (negated, "don't
+    /// remember this: …", a question, quoted, a deferral), as byte ranges of the text read.
+    pub refused: Vec<std::ops::Range<usize>>,
 }
 
 /// The explicit memories of one user message, in order, at most `MAX_MEMORIES_PER_MESSAGE`.
@@ -153,6 +156,7 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         memories: memories.kept,
         dropped: memories.dropped,
         set_aside,
+        refused: Vec::new(),
     }
 }
 
@@ -428,6 +432,14 @@ fn walk_read(
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
+    let refused_here = |sentence: &str| {
+        let at = sentence.as_ptr() as usize - text.as_ptr() as usize;
+        let here = at..at + sentence.len();
+        rules
+            .refused
+            .iter()
+            .any(|range| range.start < here.end && here.start < range.end)
+    };
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
     // Every memory: the caller keeps the first ones.
@@ -525,7 +537,11 @@ fn walk_read(
                         (&rule_texts, rule_in_sentence),
                     )
                 })
-                .filter(|(_, scored)| read == Reading::Asks || requested(scored));
+                // A sentence whose trigger the tables refused ("please don't remember this:
+                // …") is not overruled by the request model.
+                .filter(|(_, scored)| {
+                    read == Reading::Asks || (!refused_here(sentence) && requested(scored))
+                });
             let Some((proposals, scored)) = proposed else {
                 left.extend(deciding.iter().map(|t| t.to_string()));
                 previous_taken = false;
@@ -563,6 +579,7 @@ fn walk_read(
         memories: memories.kept,
         dropped: memories.dropped,
         set_aside: 0,
+        refused: Vec::new(),
     }
 }
 
@@ -619,6 +636,7 @@ fn rules_over(text: &str, limit: usize) -> Captured {
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
     let mut memories = Collector::with_limit(limit);
+    let mut refused = Vec::new();
     // The last sentence without a trigger: what "remember that" points at.
     let mut previous: Option<&str> = None;
     let mut index = 0;
@@ -656,7 +674,10 @@ fn rules_over(text: &str, limit: usize) -> Captured {
                         addressee::of_pointing_sentence(&line[sentence.start..sentence.end]);
                     index = take_following(&lines, &readable, index, scope, &mut memories);
                 }
-                Some(Found::Nothing) => {}
+                Some(Found::Nothing) => {
+                    let at = line.as_ptr() as usize - text.as_ptr() as usize;
+                    refused.push(at + sentence.start..at + sentence.end);
+                }
             }
         }
     }
@@ -664,6 +685,7 @@ fn rules_over(text: &str, limit: usize) -> Captured {
         memories: memories.kept,
         dropped: memories.dropped,
         set_aside: 0,
+        refused,
     }
 }
 

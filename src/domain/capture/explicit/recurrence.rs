@@ -21,12 +21,15 @@ pub const RECURRING: &[&str] = &[
     "going forward",
     "from now on",
     "all the time",
+    "all",
     // de
     "jede",
     "jeder",
     "jedes",
     "jedem",
     "jeden",
+    "alle",
+    "allen",
     "immer",
     "nie",
     "niemals",
@@ -48,6 +51,10 @@ pub const RECURRING: &[&str] = &[
     "toda vez",
     "sempre",
     "jamais",
+    "todos",
+    "todas",
+    "tous",
+    "toutes",
     "de ahora en adelante",
     "daqui pra frente",
     "daqui para a frente",
@@ -261,6 +268,9 @@ mod tests {
         assert!(mentions("コミット前に毎回 lint を回す", RECURRING));
         assert!(mentions("커밋마다 테스트 돌려", RECURRING));
         assert!(mentions("提交前每次都要跑 make lint", RECURRING));
+        assert!(mentions("use pnpm for all packages", RECURRING));
+        assert!(mentions("para todos los endpoints", RECURRING));
+        assert!(!mentions("install it globally", RECURRING));
         assert!(!mentions("bump the version in this PR", RECURRING));
         assert!(mentions("bump the version in this PR", TASK_BOUND));
         assert!(mentions("この修正は今回だけ", TASK_BOUND));

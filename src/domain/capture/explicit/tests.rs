@@ -58,6 +58,7 @@ fn at_most_ten_distinct_memories_are_taken_and_the_rest_counted() {
             memories: tables("remember this: use pnpm everywhere"),
             dropped: 0,
             set_aside: 0,
+            refused: Vec::new(),
         }
     );
 }
