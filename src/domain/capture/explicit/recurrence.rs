@@ -278,5 +278,10 @@ mod tests {
         assert!(!mentions("der Pegel ist niedrig", RECURRING));
         assert!(!mentions("ahoy there", TASK_BOUND));
         assert!(!mentions("the cache is warm", RECURRING));
+        // An entry with a space or an accent is a whole word too: "any time" is not in "many
+        // times", "künftig" not in "zukünftig".
+        assert!(!mentions("it failed too many times", RECURRING));
+        assert!(!mentions("die zukünftige Version", RECURRING));
+        assert!(mentions("künftig bitte mit Tests", RECURRING));
     }
 }
