@@ -206,7 +206,7 @@ fn known_affixes(token: &str, known: Known) -> (&str, &str) {
     let ending_start = bounds
         .iter()
         .copied()
-        .filter(|&at| at > stem_end)
+        .filter(|&at| at >= stem_end)
         .find(|&at| {
             let ending = &token[at..];
             ending.chars().all(is_hangul) && known(&ending_entry(ending))
@@ -321,7 +321,7 @@ mod tests {
     }
 
     fn known_korean(word: &str) -> bool {
-        ["기억해", "기억해~", "~이라는", "~셈", "하~"].contains(&word)
+        ["기억해", "기억해~", "~이라는", "~셈", "~줘", "하~", "모든"].contains(&word)
     }
 
     #[test]
@@ -330,6 +330,9 @@ mod tests {
         assert_eq!(masked("형식이라는 거", known_korean), "_이라는 _");
         // A known word is itself; a stem is two syllables or more.
         assert_eq!(masked("기억해 하나로", known_korean), "기억해 _");
+        // A stem and an ending that meet are both read; a known word is a stem too.
+        assert_eq!(masked("기억해줘", known_korean), "기억해_줘");
+        assert_eq!(masked("모든것", known_korean), "모든_");
         // Other scripts are masked whole, as before.
         assert_eq!(masked("gateway 天文", known_korean), "_ _");
     }

@@ -631,6 +631,8 @@ fn a_hyphen_inside_a_word_or_flag_is_no_mark_but_a_spaced_one_is() {
     assert!(learned::starts_at_mark(" - memorize this"));
     assert!(learned::starts_at_mark(", remember that"));
     assert!(!learned::starts_at_mark(" remember that"));
+    // A hyphen glued to the word before it is no mark, whatever follows it.
+    assert!(!learned::starts_at_mark("- memorize this"));
 }
 
 #[test]
@@ -648,4 +650,6 @@ fn a_colon_or_comma_between_digits_is_part_of_a_number() {
         "remember: 30 days",
         "remember: ".len()
     ));
+    // Digits beside a space are no number's mark.
+    assert!(!learned::inside_number("in 30 days", "in 30".len()));
 }
