@@ -128,7 +128,7 @@ fn the_test_split_keeps_its_figures() {
     let guard = corpus::guard(root());
     let guard: Vec<_> = guard.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
-        recall: 0.76,
+        recall: 0.78,
         precision: 0.81,
         requests_seen: 0.81,
         kept: 0.83,
@@ -143,8 +143,8 @@ fn the_test_split_keeps_its_figures() {
 fn the_blind_batch_keeps_its_figures() {
     let batch = corpus::BLIND_BATCHES[0];
     let floors = Floors {
-        recall: 0.69,
-        precision: 0.73,
+        recall: 0.71,
+        precision: 0.74,
         requests_seen: 0.68,
         kept: 0.77,
         rejected: 0.86,

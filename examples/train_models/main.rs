@@ -15,6 +15,13 @@ fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let curve = std::env::args().any(|a| a == "--curve");
     let blind = std::env::args().any(|a| a == "--blind");
+    if std::env::args().any(|a| a == "--conv") {
+        if std::env::args().any(|a| a == "--dev") {
+            corpus::start_tuning();
+        }
+        println!("{}", training::conv_experiment(root));
+        return;
+    }
     if std::env::args().any(|a| a == "--tune") {
         corpus::start_tuning();
         println!("{}", training::tune(root));

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ocmem::domain::base::classifier::{train, Example, TrainOptions, Weights};
+use ocmem::domain::base::classifier::{
+    train, train_conv, Blend, ConvExample, ConvOptions, ConvWeights, Example, TrainOptions, Weights,
+};
 use ocmem::domain::capture::candidates::{
     self, model as gate_model, parse_candidates, Candidate, HotState,
 };
@@ -219,6 +221,8 @@ fn explicit_examples<'a>(
         span,
         request,
         kind,
+        sentence_conv,
+        request_conv,
     } = &mut out;
     // The walk types memories with weights; the labels give the type, so these do not matter.
     let untrained = learned::models().kind;
@@ -244,6 +248,12 @@ fn explicit_examples<'a>(
             for (proposal, &r) in scored.iter().zip(&right) {
                 // A wrong proposal of a sentence that asks still holds its request.
                 if !proposal.memories.is_empty() && (r || chosen.is_none()) {
+                    request_conv.push(ConvExample::new(
+                        &proposal.input,
+                        learned::ORDER_BITS,
+                        usize::from(r),
+                        if r { knobs.request_positive } else { 1.0 },
+                    ));
                     request.push(Example::new(
                         &proposal.input,
                         learned::BITS,
@@ -251,6 +261,18 @@ fn explicit_examples<'a>(
                         if r { knobs.request_positive } else { 1.0 },
                     ));
                 }
+            }
+            if !explicit::is_ruled(sentence_input) {
+                sentence_conv.push(ConvExample::new(
+                    sentence_input,
+                    learned::ORDER_BITS,
+                    usize::from(chosen.is_some()),
+                    if chosen.is_some() {
+                        knobs.positive
+                    } else {
+                        1.0
+                    },
+                ));
             }
             examples.push(Example::new(
                 sentence_input,
@@ -309,6 +331,8 @@ struct ExplicitExamples {
     span: Vec<Example>,
     request: Vec<Example>,
     kind: Vec<Example>,
+    sentence_conv: Vec<ConvExample>,
+    request_conv: Vec<ConvExample>,
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
@@ -419,36 +443,67 @@ fn statement_examples<'a>(
 fn statement_request_examples<'a>(
     cases: impl Iterator<Item = &'a CandidateCase>,
     weight: f64,
-) -> Vec<Example> {
+) -> (Vec<Example>, Vec<ConvExample>) {
     let untrained = learned::models().kind;
-    let mut out = Vec::new();
+    let (mut bag, mut order) = (Vec::new(), Vec::new());
     for case in cases {
         let Some(candidate) = candidate_of(case) else {
             continue;
         };
         explicit::walk(&candidate.text, &untrained, |_, scored| {
             for proposal in scored.iter().filter(|p| !p.memories.is_empty()) {
-                out.push(Example::new(&proposal.input, learned::BITS, 0, weight));
+                bag.push(Example::new(&proposal.input, learned::BITS, 0, weight));
+                order.push(ConvExample::new(
+                    &proposal.input,
+                    learned::ORDER_BITS,
+                    0,
+                    weight,
+                ));
             }
             None
         });
     }
-    out
+    (bag, order)
 }
 
-/// The explicit models of weights `sentence`, `ruled`, `span` and `kind`.
-fn models_of([sentence, ruled, span, request, kind]: &[Vec<u8>; 5]) -> learned::Models {
+/// The explicit models of the weights of `train_explicit`.
+fn models_of(
+    [sentence, ruled, span, request, kind, sentence_order, request_order]: &[Vec<u8>; 7],
+) -> learned::Models {
+    // `ORDER_OFF` reads by the bags alone, to compare.
+    let order = |bytes: &Vec<u8>| {
+        (std::env::var_os("ORDER_OFF").is_none())
+            .then(|| ConvWeights::parse(leak(bytes), 2).unwrap())
+    };
     learned::Models {
-        sentence: Weights::parse(leak(sentence), 2).unwrap(),
+        sentence: Blend {
+            bag: Weights::parse(leak(sentence), 2).unwrap(),
+            order: order(sentence_order),
+        },
         ruled: Weights::parse(leak(ruled), 2).unwrap(),
         span: Weights::parse(leak(span), 2).unwrap(),
-        request: Weights::parse(leak(request), 2).unwrap(),
+        request: Blend {
+            bag: Weights::parse(leak(request), 2).unwrap(),
+            order: order(request_order),
+        },
         kind: Weights::parse(leak(kind), learned::TYPES.len()).unwrap(),
     }
 }
 
-/// The weights of the sentence, ruled, span, request and type models, in that order.
-pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 5] {
+/// How the convolutions that read in order are trained.
+fn order_options() -> ConvOptions {
+    ConvOptions {
+        classes: 2,
+        bits: learned::ORDER_BITS,
+        epochs: 6,
+        rate: 0.05,
+        seed: 0x0c3e_3e3e,
+    }
+}
+
+/// The weights of the sentence, ruled, span, request and type models, then the sentence and
+/// request models' convolutions, in that order.
+pub fn train_explicit(cases: &[MessageCase], statements: &[CandidateCase]) -> [Vec<u8>; 7] {
     train_explicit_with(KNOBS, cases, statements)
 }
 
@@ -456,19 +511,23 @@ pub fn train_explicit_with(
     knobs: Knobs,
     cases: &[MessageCase],
     statements: &[CandidateCase],
-) -> [Vec<u8>; 5] {
+) -> [Vec<u8>; 7] {
     let ExplicitExamples {
         mut sentence,
         ruled,
         span,
         mut request,
         kind,
+        sentence_conv,
+        mut request_conv,
     } = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
     if knobs.request_statements > 0.0 {
-        request.extend(statement_request_examples(
+        let (bag, order) = statement_request_examples(
             statements.iter().filter(|c| !is_test(&c.id)),
             knobs.request_statements,
-        ));
+        );
+        request.extend(bag);
+        request_conv.extend(order);
     }
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
@@ -482,6 +541,8 @@ pub fn train_explicit_with(
         train(&span, options(2, learned::BITS)),
         train(&request, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
+        train_conv(&sentence_conv, order_options()),
+        train_conv(&request_conv, order_options()),
     ]
 }
 
@@ -616,7 +677,7 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     }
     let explicit_weights = train_explicit(&message_cases, &candidate_cases);
     let models = models_of(&explicit_weights);
-    let [sentence, ruled, span, request, kind] = explicit_weights;
+    let [sentence, ruled, span, request, kind, sentence_order, request_order] = explicit_weights;
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_explicit(&models, &test);
     let statements: Vec<&CandidateCase> =
@@ -655,6 +716,16 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
     out.push(Trained {
         path: learned::TYPE_WEIGHTS_FILE,
         bytes: kind,
+        report: String::new(),
+    });
+    out.push(Trained {
+        path: learned::SENTENCE_ORDER_FILE,
+        bytes: sentence_order,
+        report: String::new(),
+    });
+    out.push(Trained {
+        path: learned::REQUEST_ORDER_FILE,
+        bytes: request_order,
         report: String::new(),
     });
 
@@ -792,10 +863,16 @@ pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let guard_weights =
         Weights::parse(bytes(guard_model::WEIGHTS_FILE), guard_model::CLASSES.len()).unwrap();
     let models = learned::Models {
-        sentence: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
+        sentence: Blend {
+            bag: Weights::parse(bytes(learned::SENTENCE_WEIGHTS_FILE), 2).unwrap(),
+            order: Some(ConvWeights::parse(bytes(learned::SENTENCE_ORDER_FILE), 2).unwrap()),
+        },
         ruled: Weights::parse(bytes(learned::RULED_WEIGHTS_FILE), 2).unwrap(),
         span: Weights::parse(bytes(learned::SPAN_WEIGHTS_FILE), 2).unwrap(),
-        request: Weights::parse(bytes(learned::REQUEST_WEIGHTS_FILE), 2).unwrap(),
+        request: Blend {
+            bag: Weights::parse(bytes(learned::REQUEST_WEIGHTS_FILE), 2).unwrap(),
+            order: Some(ConvWeights::parse(bytes(learned::REQUEST_ORDER_FILE), 2).unwrap()),
+        },
         kind: Weights::parse(bytes(learned::TYPE_WEIGHTS_FILE), learned::TYPES.len()).unwrap(),
     };
     let mut out = String::new();
@@ -1074,11 +1151,25 @@ pub fn tune(root: &Path) -> String {
         &message_cases,
         &candidate_cases,
     ));
-    for (ruled, unruled, request) in [0.1, 0.2, 0.3].into_iter().flat_map(|ruled| {
-        [0.8, 0.9, 0.95]
-            .into_iter()
-            .flat_map(move |unruled| [0.5, 0.6].into_iter().map(move |r| (ruled, unruled, r)))
-    }) {
+    // The grid, unless `TUNE_RULED`, `TUNE_UNRULED` or `TUNE_REQUEST` (comma-separated) say.
+    let grid = |name: &str, default: &[f64]| -> Vec<f64> {
+        std::env::var(name).map_or(default.to_vec(), |list| {
+            list.split(',')
+                .filter_map(|v| v.trim().parse().ok())
+                .collect()
+        })
+    };
+    let (unruled_grid, request_grid) = (
+        grid("TUNE_UNRULED", &[0.8, 0.9, 0.95]),
+        grid("TUNE_REQUEST", &[0.5, 0.6]),
+    );
+    let mut points = Vec::new();
+    for ruled in grid("TUNE_RULED", &[0.1, 0.2, 0.3]) {
+        for &unruled in &unruled_grid {
+            points.extend(request_grid.iter().map(|&r| (ruled, unruled, r)));
+        }
+    }
+    for (ruled, unruled, request) in points {
         let odds = explicit::Odds {
             ruled,
             unruled,
@@ -1099,6 +1190,126 @@ pub fn tune(root: &Path) -> String {
             by_kind.rate("habit recall"),
             rate_of(&lines, "nothing taken").0,
         );
+    }
+    out
+}
+
+// ─── The word-order experiment ─────────────────────────────────────────────────────────────
+
+/// Area under the ROC curve of `scored` (probability, is positive).
+fn auc(scored: &[(f64, bool)]) -> f64 {
+    let mut sorted = scored.to_vec();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut negatives_below, mut sum) = (0.0, 0.0);
+    let positives = sorted.iter().filter(|s| s.1).count() as f64;
+    let negatives = sorted.len() as f64 - positives;
+    for (_, positive) in &sorted {
+        if *positive {
+            sum += negatives_below;
+        } else {
+            negatives_below += 1.0;
+        }
+    }
+    sum / (positives * negatives).max(1.0)
+}
+
+/// Positives above `odds`, negatives above `odds`.
+fn at(scored: &[(f64, bool)], odds: f64) -> String {
+    let tp = scored.iter().filter(|s| s.1 && s.0 > odds).count();
+    let p = scored.iter().filter(|s| s.1).count();
+    let fp = scored.iter().filter(|s| !s.1 && s.0 > odds).count();
+    let n = scored.len() - p;
+    format!("{tp}/{p} taken, {fp}/{n} wrongly")
+}
+
+fn logit(p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    (p / (1.0 - p)).ln()
+}
+
+/// The sentence and request decisions on the test split, by the linear model, the
+/// convolution and both: whether reading word order helps.
+pub fn conv_experiment(root: &Path) -> String {
+    let cases = corpus::messages(root);
+    let statements = corpus::candidates(root);
+    let train_set = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), KNOBS);
+    let test_set = explicit_examples(cases.iter().filter(|c| is_test(&c.id)), KNOBS);
+    let mut request = train_set.request.clone();
+    request
+        .extend(statement_request_examples(statements.iter().filter(|c| !is_test(&c.id)), 1.0).0);
+    let epochs: usize = std::env::var("CONV_EPOCHS")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(6);
+    let rate: f32 = std::env::var("CONV_RATE")
+        .ok()
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0.05);
+    let mut out = String::new();
+    for (name, linear_train, conv_train, linear_test, conv_test, odds) in [
+        (
+            "sentence",
+            &train_set.sentence,
+            &train_set.sentence_conv,
+            &test_set.sentence,
+            &test_set.sentence_conv,
+            explicit::ODDS.unruled,
+        ),
+        (
+            "request",
+            &request,
+            &train_set.request_conv,
+            &test_set.request,
+            &test_set.request_conv,
+            explicit::ODDS.request,
+        ),
+    ] {
+        if std::env::var("CONV_ONLY").is_ok_and(|only| only != name) {
+            continue;
+        }
+        let linear =
+            Weights::parse(leak(&train(linear_train, options(2, learned::BITS))), 2).unwrap();
+        let started = std::time::Instant::now();
+        let conv_bytes = train_conv(
+            conv_train,
+            ConvOptions {
+                classes: 2,
+                bits: learned::ORDER_BITS,
+                epochs,
+                rate,
+                seed: 0x0c3e_3e3e,
+            },
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        let conv = ConvWeights::parse(leak(&conv_bytes), 2).unwrap();
+        let lin: Vec<(f64, bool)> = linear_test
+            .iter()
+            .map(|e| (e.predict(&linear).probability(1), e.class() == 1))
+            .collect();
+        let cnn: Vec<(f64, bool)> = conv_test
+            .iter()
+            .map(|e| (conv.predict_tokens(&e.tokens).probability(1), e.class == 1))
+            .collect();
+        let both: Vec<(f64, bool)> = lin
+            .iter()
+            .zip(&cnn)
+            .map(|(a, b)| (1.0 / (1.0 + (-(logit(a.0) + logit(b.0)) / 2.0).exp()), a.1))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{name}: {} train, {} test, conv trained in {seconds:.0} s",
+            conv_train.len(),
+            conv_test.len()
+        );
+        for (label, scored) in [("linear", &lin), ("conv", &cnn), ("both", &both)] {
+            let _ = writeln!(
+                out,
+                "  {label:7} auc {:.4}  at {odds}: {}  at 0.5: {}",
+                auc(scored),
+                at(scored, odds),
+                at(scored, 0.5)
+            );
+        }
     }
     out
 }

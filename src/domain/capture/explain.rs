@@ -114,11 +114,8 @@ pub fn message(text: &str) -> MessageReport {
     let mut sentences = Vec::new();
     // Every sentence is proposed, so that the report shows what each one would have given.
     explicit::walk(text, &models.kind, |sentence, scored| {
-        let (asks, asks_why) = learned::explain(
-            explicit::model_of(&models, sentence),
-            sentence,
-            TOP_FEATURES,
-        );
+        let (asks, asks_why) =
+            explicit::model_of(&models, sentence).explain(sentence, 1, TOP_FEATURES);
         let best = explicit::best_span_at(
             explicit::table_span_of(explicit::ODDS, sentence),
             &models,

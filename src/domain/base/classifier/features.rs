@@ -215,6 +215,35 @@ fn known_affixes(token: &str, known: Known) -> (&str, &str) {
     (&token[..stem_end], &token[ending_start..])
 }
 
+/// The tokens of `text` in order, as a model reading word order sees them: each word (folded,
+/// masked when `known` is given), each character of unspaced script, and each mark, including
+/// the text's start and end marks, since where a colon or a full stop stands says as much as a word.
+pub(super) fn each_token_in_order(text: &str, known: Option<Known>, mut f: impl FnMut(&str)) {
+    let normal = match known {
+        Some(known) => masked(&normalise(text), known),
+        None => normalise(text),
+    };
+    let mut words = Vec::new();
+    for_each_token(&normal, |token, at| words.push((at, token.len())));
+    let mut next = words.iter().peekable();
+    let mut at = 0;
+    while at < normal.len() {
+        if let Some(&&(start, len)) = next.peek() {
+            if start == at {
+                f(&normal[at..at + len]);
+                at += len;
+                next.next();
+                continue;
+            }
+        }
+        let c = normal[at..].chars().next().unwrap_or(' ');
+        if !c.is_whitespace() {
+            f(&normal[at..at + c.len_utf8()]);
+        }
+        at += c.len_utf8();
+    }
+}
+
 /// `each_feature`, reading only the words `known` accepts when it is given.
 pub fn each_feature_known(
     text: &str,

@@ -205,12 +205,12 @@ impl Weights {
     }
 
     /// The weight of hash bucket `row` (the bias is row `2^bits`) for `class`.
-    fn weight(&self, row: usize, class: usize) -> f64 {
+    pub(super) fn weight(&self, row: usize, class: usize) -> f64 {
         let at = HEADER + 2 * (row * self.classes + class);
         f64::from(i16::from_le_bytes([self.bytes[at], self.bytes[at + 1]])) * f64::from(self.scale)
     }
 
-    fn bias_row(&self) -> usize {
+    pub(super) fn bias_row(&self) -> usize {
         1 << self.bits
     }
 

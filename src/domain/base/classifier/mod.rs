@@ -9,10 +9,14 @@
 //! and the same text always gets the same answer. `train` is what produces the weights, from
 //! the corpora, deterministically (see `examples/train_models.rs`).
 
+mod blend;
+mod conv;
 mod features;
 mod linear;
 mod train;
 
+pub use blend::Blend;
+pub use conv::{sequence, train_conv, ConvExample, ConvOptions, ConvWeights, OrderReader, Token};
 pub use features::{each_feature, hangul_affixes, tokens, FeatureSink, Field, Known};
 pub use linear::{Contribution, Input, Prediction, Weights};
 pub use train::{train, Example, TrainOptions};

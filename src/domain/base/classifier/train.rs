@@ -26,6 +26,26 @@ impl FeatureSink for Buckets {
 }
 
 impl Example {
+    /// What `weights` conclude about this example's features.
+    pub fn predict(&self, weights: &Weights) -> super::linear::Prediction {
+        let bias = weights.bias_row();
+        let mut scores: Vec<f64> = (0..weights.classes())
+            .map(|c| weights.weight(bias, c))
+            .collect();
+        for &(row, value) in &self.features {
+            for (class, score) in scores.iter_mut().enumerate() {
+                *score += f64::from(value) * weights.weight(row as usize, class);
+            }
+        }
+        super::linear::Prediction {
+            probabilities: softmax(&scores),
+        }
+    }
+
+    pub fn class(&self) -> usize {
+        self.class
+    }
+
     pub fn new(input: &Input, bits: u32, class: usize, weight: f64) -> Example {
         let mut buckets = Buckets {
             bits,

@@ -8,7 +8,9 @@
 //! `triggers.rs` took the same text. A sentence yields its best proposal when the model gives
 //! it more than even odds.
 
-use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
+use crate::domain::base::classifier::{
+    Blend, Contribution, ConvWeights, Field, Input, Prediction, Weights,
+};
 
 use crate::domain::memory::kind::MemoryType;
 
@@ -28,6 +30,11 @@ pub const RULED_BITS: u32 = 14;
 pub const SPAN_WEIGHTS_FILE: &str = "src/domain/capture/explicit/span.weights";
 pub const REQUEST_WEIGHTS_FILE: &str = "src/domain/capture/explicit/request.weights";
 pub const TYPE_WEIGHTS_FILE: &str = "src/domain/capture/explicit/type.weights";
+/// The convolutions that read the sentence and request models' inputs in order.
+pub const SENTENCE_ORDER_FILE: &str = "src/domain/capture/explicit/sentence-order.weights";
+pub const REQUEST_ORDER_FILE: &str = "src/domain/capture/explicit/request-order.weights";
+/// The convolutions' rows: fewer than the bags', each a vector.
+pub const ORDER_BITS: u32 = 14;
 /// The memory types, in the type model's order.
 pub const TYPES: [MemoryType; 4] = [
     MemoryType::Feedback,
@@ -41,12 +48,15 @@ static RULED_WEIGHTS: &[u8] = include_bytes!("ruled.weights");
 static SPAN_WEIGHTS: &[u8] = include_bytes!("span.weights");
 static REQUEST_WEIGHTS: &[u8] = include_bytes!("request.weights");
 static TYPE_WEIGHTS: &[u8] = include_bytes!("type.weights");
+static SENTENCE_ORDER: &[u8] = include_bytes!("sentence-order.weights");
+static REQUEST_ORDER: &[u8] = include_bytes!("request-order.weights");
 
 /// The models of explicit capture.
 #[derive(Debug, Clone, Copy)]
 pub struct Models {
-    /// Whether a sentence the phrase tables took nothing from asks to keep a memory.
-    pub sentence: Weights,
+    /// Whether a sentence the phrase tables took nothing from asks to keep a memory: read as
+    /// a bag of n-grams and in order.
+    pub sentence: Blend,
     /// Whether a sentence the tables took a memory from (or that points at one) asks to keep
     /// it, rather than asking a one-off for the task at hand: learned from such sentences
     /// alone, so that it weighs what sets a one-off apart, not what makes a trigger.
@@ -55,17 +65,24 @@ pub struct Models {
     /// Whether a proposal is a memory the user asked to keep, read with what it leaves out
     /// (the trigger, the pointer after it) apart from the memory itself: learned from every
     /// sentence, those that ask nothing too, so that a request the sentence model misses for
-    /// its words around the trigger ("X, behalt das mal im Hinterkopf") is still seen.
-    pub request: Weights,
+    /// its words around the trigger ("X, behalt das mal im Hinterkopf") is still seen. Read
+    /// as a bag of n-grams and in order.
+    pub request: Blend,
     pub kind: Weights,
 }
 
 pub fn models() -> Models {
     Models {
-        sentence: Weights::compiled(SENTENCE_WEIGHTS, 2),
+        sentence: Blend {
+            bag: Weights::compiled(SENTENCE_WEIGHTS, 2),
+            order: Some(ConvWeights::compiled(SENTENCE_ORDER, 2)),
+        },
         ruled: Weights::compiled(RULED_WEIGHTS, 2),
         span: Weights::compiled(SPAN_WEIGHTS, 2),
-        request: Weights::compiled(REQUEST_WEIGHTS, 2),
+        request: Blend {
+            bag: Weights::compiled(REQUEST_WEIGHTS, 2),
+            order: Some(ConvWeights::compiled(REQUEST_ORDER, 2)),
+        },
         kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
     }
 }

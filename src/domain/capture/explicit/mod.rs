@@ -186,10 +186,10 @@ pub struct Odds {
 /// The odds of `capture`, chosen on the training data's development split by
 /// `train_models --tune`, never on the test split.
 pub const ODDS: Odds = Odds {
-    unruled: 0.9,
+    unruled: 0.95,
     ruled: 0.2,
     table_span: 1.1,
-    request: 0.6,
+    request: 0.2,
     floor: 0.03,
 };
 
@@ -275,10 +275,15 @@ pub fn reading_with(
 /// The request model's probability for the proposal of `scored` it likes best, of those that
 /// give a memory.
 pub fn request_probability(models: &learned::Models, scored: &[Scored]) -> f64 {
-    scored
+    let proposals = scored
         .iter()
         .filter(|proposal| !proposal.memories.is_empty())
-        .map(|proposal| models.request.predict(&proposal.input).probability(1))
+        .map(|proposal| &proposal.input);
+    models
+        .request
+        .predict_all(proposals)
+        .iter()
+        .map(|p| p.probability(1))
         .fold(0.0, f64::max)
 }
 
@@ -298,14 +303,14 @@ pub fn table_span_of(odds: Odds, sentence: &crate::domain::base::classifier::Inp
 }
 
 /// The model that reads `sentence`.
-pub fn model_of<'m>(
-    models: &'m learned::Models,
+pub fn model_of(
+    models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
-) -> &'m crate::domain::base::classifier::Weights {
+) -> crate::domain::base::classifier::Blend {
     if is_ruled(sentence) {
-        &models.ruled
+        crate::domain::base::classifier::Blend::bag(models.ruled)
     } else {
-        &models.sentence
+        models.sentence
     }
 }
 

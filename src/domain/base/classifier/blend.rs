@@ -1,0 +1,101 @@
+//! One decision read two ways: by its bag of n-grams (`Weights`) and by a convolution over its
+//! words in order (`ConvWeights`). Each sees what the other misses (on the development split
+//! the two together rank requests better than either alone), so their probabilities are
+//! combined as the mean of their log-odds: neither overrules a confident other.
+
+use super::conv::ConvWeights;
+use super::linear::{softmax, Contribution, Input, Prediction, Weights};
+
+/// A decision's weights: its bag of n-grams, and the convolution when it has one.
+#[derive(Debug, Clone, Copy)]
+pub struct Blend {
+    pub bag: Weights,
+    pub order: Option<ConvWeights>,
+}
+
+impl Blend {
+    /// A decision read by its bag of n-grams alone.
+    pub fn bag(bag: Weights) -> Blend {
+        Blend { bag, order: None }
+    }
+
+    /// What both readings conclude about `input`.
+    pub fn predict(&self, input: &Input) -> Prediction {
+        match &self.order {
+            Some(order) => combine(&self.bag.predict(input), &order.predict(input)),
+            None => self.bag.predict(input),
+        }
+    }
+
+    /// `predict` of each of `inputs`: the convolution computes each token's products once for
+    /// all of them (the proposals of a sentence share most of their tokens).
+    pub fn predict_all<'a, 'b: 'a>(
+        &self,
+        inputs: impl Iterator<Item = &'a Input<'b>>,
+    ) -> Vec<Prediction> {
+        match &self.order {
+            Some(order) => {
+                let mut reader = order.reader();
+                inputs
+                    .map(|input| combine(&self.bag.predict(input), &reader.predict(input)))
+                    .collect()
+            }
+            None => inputs.map(|input| self.bag.predict(input)).collect(),
+        }
+    }
+
+    /// `predict`, with the bag's `top` features towards `towards` and, first, what the
+    /// reading in order added to them (`order:towards`, half its log-odds).
+    pub fn explain(
+        &self,
+        input: &Input,
+        towards: usize,
+        top: usize,
+    ) -> (Prediction, Vec<Contribution>) {
+        let (bag, mut why) = self.bag.explain(input, towards, top);
+        let Some(order) = &self.order else {
+            return (bag, why);
+        };
+        let order = order.predict(input);
+        let p = order.probability(towards).clamp(1e-9, 1.0 - 1e-9);
+        why.insert(
+            0,
+            Contribution {
+                feature: "order:in order".to_owned(),
+                weight: (p / (1.0 - p)).ln() / 2.0,
+            },
+        );
+        (combine(&bag, &order), why)
+    }
+}
+
+/// The classes' probabilities from the mean of the two readings' log-probabilities.
+fn combine(bag: &Prediction, order: &Prediction) -> Prediction {
+    let scores: Vec<f64> = bag
+        .probabilities
+        .iter()
+        .zip(&order.probabilities)
+        .map(|(a, b)| (a.max(1e-12).ln() + b.max(1e-12).ln()) / 2.0)
+        .collect();
+    Prediction {
+        probabilities: softmax(&scores),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mean_of_log_odds_sits_between_the_two_readings() {
+        let p = |yes: f64| Prediction {
+            probabilities: vec![1.0 - yes, yes],
+        };
+        let both = combine(&p(0.9), &p(0.5)).probability(1);
+        // Log-odds 2.197 and 0 average to 1.099: odds of 3 to 1.
+        assert!((both - 0.75).abs() < 1e-9, "{both}");
+        assert!((combine(&p(0.2), &p(0.2)).probability(1) - 0.2).abs() < 1e-9);
+        let against = combine(&p(0.99), &p(0.01)).probability(1);
+        assert!((against - 0.5).abs() < 1e-9, "{against}");
+    }
+}
