@@ -457,6 +457,8 @@ pub fn train_conv(examples: &[ConvExample], options: ConvOptions) -> Vec<u8> {
 }
 
 /// One example's gradient, applied by AdaGrad to the parameters it touched.
+// Each loop indexes several tensors by the same filter, class or dimension at once.
+#[allow(clippy::needless_range_loop)]
 fn step(
     params: &mut Params,
     squares: &mut Params,

@@ -532,7 +532,10 @@ fn a_sentence_the_sentence_model_leaves_is_taken_when_the_request_model_takes_a_
         ["the tram depot log keeps times in UTC"]
     );
     assert!(taken(request_only(1.1, 0.0), asked).is_empty());
-    assert!(taken(request_only(ODDS.request, 0.0), unasked).is_empty());
+    // The request model alone takes the tag question too (it reads "keeps" as "keep"); the
+    // sentence model's floor keeps it from being read at all.
+    assert!(!taken(request_only(ODDS.request, 0.0), unasked).is_empty());
+    assert!(taken(ODDS, unasked).is_empty());
     // Under the floor a sentence is not proposed, so the request model never reads it.
     assert!(taken(request_only(ODDS.request, 1.0), asked).is_empty());
 }

@@ -190,7 +190,7 @@ pub const ODDS: Odds = Odds {
     ruled: 0.2,
     table_span: 1.1,
     request: 0.2,
-    floor: 0.03,
+    floor: 0.15,
 };
 
 /// What the sentence model makes of a sentence before any proposal is read.
