@@ -84,7 +84,88 @@ fn combine(bag: &Prediction, order: &Prediction) -> Prediction {
 
 #[cfg(test)]
 mod tests {
+    use super::super::conv::{train_conv, ConvExample, ConvOptions};
+    use super::super::features::Field;
     use super::*;
+
+    fn leak(bytes: Vec<u8>) -> &'static [u8] {
+        Box::leak(bytes.into_boxed_slice())
+    }
+
+    /// A bag that knows one named feature, and a convolution trained on two sentences.
+    fn blend() -> Blend {
+        let bits = 8;
+        let mut rows = vec![0.0; 2 << bits];
+        let row = super::super::linear::bucket(Field::Named, b'n', &["yes"], bits);
+        rows[row * 2 + 1] = 2.0;
+        let bag = Weights::parse(leak(Weights::encode(2, bits, &rows, &[0.0, 0.0])), 2).unwrap();
+        let examples: Vec<ConvExample> = [("keep this in mind", 1), ("mind this keep in", 0)]
+            .into_iter()
+            .map(|(text, class)| {
+                ConvExample::new(&Input::default().text(Field::Whole, text), 10, class, 1.0)
+            })
+            .collect();
+        let options = ConvOptions {
+            classes: 2,
+            bits: 10,
+            epochs: 30,
+            rate: 0.1,
+            seed: 3,
+        };
+        let order = ConvWeights::parse(leak(train_conv(&examples, options)), 2).unwrap();
+        Blend {
+            bag,
+            order: Some(order),
+        }
+    }
+
+    #[test]
+    fn both_readings_decide_and_explain_says_what_the_order_added() {
+        let blend = blend();
+        let order = blend.order.unwrap();
+        let input = Input::default()
+            .text(Field::Whole, "keep this in mind")
+            .named("yes");
+        let (bag_p, order_p) = (
+            blend.bag.predict(&input).probability(1),
+            order.predict(&input).probability(1),
+        );
+        let logit = |p: f64| (p / (1.0 - p)).ln();
+        let both = blend.predict(&input).probability(1);
+        let expected = 1.0 / (1.0 + (-(logit(bag_p) + logit(order_p)) / 2.0).exp());
+        assert!((both - expected).abs() < 1e-9, "{both} {expected}");
+        let (explained, why) = blend.explain(&input, 1, 3);
+        assert_eq!(explained, blend.predict(&input));
+        assert_eq!(why[0].feature, "order:in order");
+        assert!(
+            (why[0].weight - logit(order_p) / 2.0).abs() < 1e-6,
+            "{why:?}"
+        );
+        // Towards the other class, the order's share turns round.
+        let (_, against) = blend.explain(&input, 0, 3);
+        assert!(
+            (against[0].weight + why[0].weight).abs() < 1e-6,
+            "{against:?}"
+        );
+        // Without a convolution, the bag alone.
+        let bag = Blend::bag(blend.bag);
+        assert_eq!(bag.predict(&input), blend.bag.predict(&input));
+        assert_eq!(bag.explain(&input, 1, 3), blend.bag.explain(&input, 1, 3));
+    }
+
+    #[test]
+    fn reading_many_inputs_concludes_what_reading_each_does() {
+        let blend = blend();
+        let inputs: Vec<Input> = ["keep this in mind", "mind this keep in", ""]
+            .iter()
+            .map(|t| Input::default().text(Field::Whole, t))
+            .collect();
+        let each: Vec<Prediction> = inputs.iter().map(|i| blend.predict(i)).collect();
+        assert_eq!(blend.predict_all(inputs.iter()), each);
+        let bag = Blend::bag(blend.bag);
+        let alone: Vec<Prediction> = inputs.iter().map(|i| bag.predict(i)).collect();
+        assert_eq!(bag.predict_all(inputs.iter()), alone);
+    }
 
     #[test]
     fn the_mean_of_log_odds_sits_between_the_two_readings() {
