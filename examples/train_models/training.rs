@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ocmem::domain::base::classifier::{
-    train, train_conv, Blend, ConvExample, ConvOptions, ConvWeights, Example, TrainOptions, Weights,
+    train, train_conv, train_ranking, Blend, ConvExample, ConvOptions, ConvWeights, Example,
+    TrainOptions, Weights,
 };
 use ocmem::domain::capture::candidates::{
     self, model as gate_model, parse_candidates, Candidate, HotState,
@@ -285,16 +286,16 @@ fn explicit_examples<'a>(
                 },
             ));
             if let Some(index) = chosen {
-                for (proposal, &r) in scored.iter().zip(&right) {
-                    if !proposal.memories.is_empty() {
-                        span.push(Example::new(
-                            &proposal.input,
-                            learned::BITS,
-                            usize::from(r),
-                            if r { 4.0 } else { 1.0 },
-                        ));
-                    }
-                }
+                span.push(
+                    scored
+                        .iter()
+                        .zip(&right)
+                        .filter(|(proposal, _)| !proposal.memories.is_empty())
+                        .map(|(proposal, &r)| {
+                            Example::new(&proposal.input, learned::BITS, usize::from(r), 1.0)
+                        })
+                        .collect(),
+                );
                 let whole = sentence_input
                     .texts
                     .iter()
@@ -328,7 +329,8 @@ fn explicit_examples<'a>(
 struct ExplicitExamples {
     sentence: Vec<Example>,
     ruled: Vec<Example>,
-    span: Vec<Example>,
+    /// The proposals of each sentence that asks, read against each other.
+    span: Vec<Vec<Example>>,
     request: Vec<Example>,
     kind: Vec<Example>,
     sentence_conv: Vec<ConvExample>,
@@ -490,6 +492,18 @@ fn models_of(
     }
 }
 
+/// How the span model's ranking is trained: more passes at a lower rate than the other
+/// models, and a stronger L2 penalty (chosen on the development split; see
+/// docs/capture-models.md).
+fn span_options() -> TrainOptions {
+    TrainOptions {
+        epochs: 24,
+        rate: 0.2,
+        l2: 1e-4,
+        ..options(2, learned::BITS)
+    }
+}
+
 /// How the convolutions that read in order are trained.
 fn order_options() -> ConvOptions {
     ConvOptions {
@@ -538,7 +552,7 @@ pub fn train_explicit_with(
     [
         train(&sentence, options(2, learned::BITS)),
         train(&ruled, options(2, learned::RULED_BITS)),
-        train(&span, options(2, learned::BITS)),
+        train_ranking(&span, span_options()),
         train(&request, options(2, learned::BITS)),
         train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
         train_conv(&sentence_conv, order_options()),

@@ -19,4 +19,4 @@ pub use blend::Blend;
 pub use conv::{sequence, train_conv, ConvExample, ConvOptions, ConvWeights, OrderReader, Token};
 pub use features::{each_feature, hangul_affixes, tokens, FeatureSink, Field, Known};
 pub use linear::{Contribution, Input, Prediction, Weights};
-pub use train::{train, Example, TrainOptions};
+pub use train::{train, train_ranking, Example, TrainOptions};

@@ -129,6 +129,83 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
     Weights::encode(k, options.bits, &w, &bias)
 }
 
+/// The weights file of a ranking learned from `groups`: each group is the proposals of one
+/// sentence, those of class 1 the right ones. The score of a proposal is its class-1 weights'
+/// sum, read against the other proposals of its group (a softmax over the group), so that what
+/// is learned is what sets the right proposal apart from its neighbours, not how often a
+/// proposal of any sentence is right. Class 0 and the bias stay zero: a probability read
+/// from these weights ranks, it does not say how likely a proposal is on its own.
+pub fn train_ranking(groups: &[Vec<Example>], options: TrainOptions) -> Vec<u8> {
+    let k = options.classes;
+    let rows = 1usize << options.bits;
+    let mut w = vec![0.0f64; k * rows];
+    let mut g2 = vec![1e-8f64; k * rows];
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    let mut state = options.seed | 1;
+    for _ in 0..options.epochs {
+        for i in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        for &index in &order {
+            let group = &groups[index];
+            if !group.iter().any(|e| e.class == 1) || group.iter().all(|e| e.class == 1) {
+                continue;
+            }
+            let scores: Vec<f64> = group
+                .iter()
+                .map(|e| {
+                    e.features
+                        .iter()
+                        .map(|&(row, value)| f64::from(value) * w[row as usize * k + 1])
+                        .sum()
+                })
+                .collect();
+            let p = softmax(&scores);
+            let right: f64 = group
+                .iter()
+                .zip(&p)
+                .filter(|(e, _)| e.class == 1)
+                .map(|(_, p)| p)
+                .sum();
+            // The loss is minus the log of the right proposals' share: each proposal's error
+            // is its share less what the right ones would hold of it.
+            let errors: Vec<f64> = group
+                .iter()
+                .zip(&p)
+                .map(|(e, &p)| {
+                    let target = if e.class == 1 { p / right } else { 0.0 };
+                    (p - target) * e.weight
+                })
+                .collect();
+            // One step per feature of the group: a feature shared by every proposal (the
+            // sentence's own words in each body) gets the sum of their errors, near zero.
+            let mut grads: Vec<(usize, f64)> = Vec::new();
+            for (e, &error) in group.iter().zip(&errors) {
+                for &(row, value) in &e.features {
+                    grads.push((row as usize * k + 1, error * f64::from(value)));
+                }
+            }
+            grads.sort_by_key(|&(at, _)| at);
+            let mut i = 0;
+            while i < grads.len() {
+                let at = grads[i].0;
+                let mut grad = 0.0;
+                while i < grads.len() && grads[i].0 == at {
+                    grad += grads[i].1;
+                    i += 1;
+                }
+                let grad = grad + options.l2 * w[at];
+                g2[at] += grad * grad;
+                w[at] -= options.rate * grad / g2[at].sqrt();
+            }
+        }
+    }
+    Weights::encode(k, options.bits, &w, &vec![0.0; k])
+}
+
 /// The natural logarithm of `x` > 0, from arithmetic alone (as `linear::exp`) so that the
 /// weights are the same bytes on every machine: Newton's method on `exp`.
 fn ln(x: f64) -> f64 {
@@ -221,6 +298,90 @@ mod tests {
             .predict(&Input::default().text(Field::Whole, "alpha"))
             .probability(1);
         assert!(seen > 0.5, "{seen}");
+    }
+
+    /// The proposals of one sentence: each leaves out `head` before its memory `body`.
+    fn group(proposals: &[(&str, &str)], right: usize) -> Vec<Example> {
+        proposals
+            .iter()
+            .enumerate()
+            .map(|(i, (head, body))| {
+                let input = Input::default()
+                    .text(Field::Head, head)
+                    .text(Field::Body, body);
+                Example::new(&input, 10, usize::from(i == right), 1.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_ranking_learns_what_sets_the_right_proposal_apart_from_its_neighbours() {
+        // Each sentence's right proposal leaves "remember" out; in every sentence most
+        // proposals hold a word of the memory in the head, so a pointwise reading would learn
+        // that a head is wrong, and the ranking learns which head is right.
+        let groups = vec![
+            group(
+                &[
+                    ("", "remember tabs"),
+                    ("remember", "tabs"),
+                    ("remember tabs", ""),
+                ],
+                1,
+            ),
+            group(
+                &[
+                    ("", "remember port 80"),
+                    ("remember", "port 80"),
+                    ("remember port", "80"),
+                ],
+                1,
+            ),
+            group(
+                &[
+                    ("", "remember yarn only"),
+                    ("remember", "yarn only"),
+                    ("remember yarn", "only"),
+                ],
+                1,
+            ),
+            // No right proposal, and only right ones: nothing to learn from either.
+            group(&[("", "remember tabs")], 9),
+            vec![Example::new(
+                &Input::default().text(Field::Head, "tabs"),
+                10,
+                1,
+                1.0,
+            )],
+        ];
+        let bytes: &'static [u8] = Box::leak(train_ranking(&groups, options()).into_boxed_slice());
+        let weights = Weights::parse(bytes, 2).unwrap();
+        let score = |head, body| {
+            weights
+                .predict(
+                    &Input::default()
+                        .text(Field::Head, head)
+                        .text(Field::Body, body),
+                )
+                .probability(1)
+        };
+        // An unseen sentence: the proposal without the trigger ranks first.
+        let (whole, cut, deep) = (
+            score("", "remember the cache dir"),
+            score("remember", "the cache dir"),
+            score("remember the cache", "dir"),
+        );
+        assert!(cut > whole && cut > deep, "{whole} {cut} {deep}");
+        // Class 0 and the bias are not learned: an empty input is at even odds.
+        assert_eq!(weights.predict(&Input::default()).probability(1), 0.5);
+        assert_eq!(train_ranking(&groups, options()), bytes);
+        // Groups with nothing to tell apart teach nothing.
+        let idle = train_ranking(&groups[3..], options());
+        let idle = Weights::parse(Box::leak(idle.into_boxed_slice()), 2).unwrap();
+        assert_eq!(
+            idle.predict(&Input::default().text(Field::Head, "tabs"))
+                .probability(1),
+            0.5
+        );
     }
 
     #[test]
