@@ -11,6 +11,9 @@ use std::sync::OnceLock;
 
 use super::triggers::triggers;
 
+/// Endings that inflect a word rather than misspell it.
+const INFLECTIONS: [&str; 5] = ["s", "es", "d", "ed", "ing"];
+
 /// Shorter words have too many neighbours one edit away.
 const MIN_WORD_CHARS: usize = 4;
 
@@ -150,6 +153,19 @@ fn correction(word: &str) -> Option<&'static str> {
     {
         return None;
     }
+    // A lexicon word with an ending added is that word inflected ("keeps", "remembered",
+    // "recuerdas"), not misspelt: "the log keeps times in UTC" asks nothing.
+    if lexicon.iter().filter(near).any(|entry| {
+        folded.starts_with(&entry.folded)
+            && INFLECTIONS.iter().any(|ending| {
+                folded[entry.folded.len()..]
+                    .iter()
+                    .copied()
+                    .eq(ending.chars())
+            })
+    }) {
+        return None;
+    }
     lexicon
         .iter()
         .filter(near)
@@ -237,5 +253,19 @@ mod tests {
             "the first letter differs"
         );
         assert!(corrections("记住这个").is_empty());
+    }
+
+    #[test]
+    fn an_inflected_trigger_word_is_not_a_misspelling() {
+        for text in [
+            "the log keeps times",
+            "she noted it",
+            "recuerdas eso",
+            "keeping it",
+        ] {
+            assert!(corrections(text).is_empty(), "{text}");
+        }
+        // One letter more that is no ending is still a misspelling.
+        assert_eq!(corrections("keept in mind"), ["keep"]);
     }
 }
