@@ -113,7 +113,7 @@ pub fn message(text: &str) -> MessageReport {
     let models = learned::models();
     let mut sentences = Vec::new();
     // Every sentence is proposed, so that the report shows what each one would have given.
-    explicit::walk(text, &models.kind, |sentence, scored| {
+    explicit::walk_refusals(text, &models.kind, |sentence, scored, refused| {
         let (asks, asks_why) =
             explicit::model_of(&models, sentence).explain(sentence, 1, TOP_FEATURES);
         let best = explicit::best_span_at(
@@ -163,10 +163,11 @@ pub fn message(text: &str) -> MessageReport {
                 .filter_map(first)
                 .collect(),
         };
+        let verdict = explicit::asks_unless_refused(&models, sentence, scored, refused);
         sentences.push(SentenceVerdict {
             sentence: sentence_text,
             asks: Decision {
-                verdict: explicit::asks(&models, sentence, scored),
+                verdict,
                 probability: round(asks.probability(1)),
                 features: features(asks_why),
             },
@@ -174,7 +175,11 @@ pub fn message(text: &str) -> MessageReport {
             memories,
             span,
         });
-        explicit::choose(&models, sentence, scored)
+        if verdict {
+            best
+        } else {
+            None
+        }
     });
     let (recall, why) = recall_model::explain(text, TOP_FEATURES);
     // What capture keeps: the models' choices above, and what the tables took that no
@@ -339,5 +344,41 @@ impl CandidateReport {
         ));
         feature_lines(&mut out, &self.junk.features);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memories of the sentences the report says ask, as capture keeps them.
+    fn asked(report: &MessageReport) -> Vec<String> {
+        report
+            .sentences
+            .iter()
+            .filter(|s| s.asks.verdict)
+            .flat_map(|s| s.memories.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_sentence_asks_in_the_report_when_capture_takes_its_memory() {
+        for text in [
+            "remember: we deploy on fridays only after the smoke tests",
+            "the tram depot log keeps times in UTC, ok?",
+            "Fix the header typo. Also keep in mind that the API is versioned under /v2.",
+        ] {
+            let report = message(text);
+            let captured: Vec<String> = report.memories.iter().map(|m| m.text.clone()).collect();
+            assert_eq!(asked(&report), captured, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_trigger_the_tables_refused_asks_nothing_in_the_report() {
+        let report = message("please don't remember this: use npm cache");
+        assert!(report.memories.is_empty());
+        assert!(report.sentences.iter().all(|s| !s.asks.verdict));
+        assert!(report.render().contains("asks for a memory: no"));
     }
 }

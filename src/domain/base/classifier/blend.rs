@@ -45,7 +45,7 @@ impl Blend {
     }
 
     /// `predict`, with the bag's `top` features towards `towards` and, first, what the
-    /// reading in order added to them (`order:towards`, half its log-odds).
+    /// reading in order added to them (`order:in order`, half its log-odds towards that class).
     pub fn explain(
         &self,
         input: &Input,

@@ -122,7 +122,7 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         (&mut decided, &mut left),
         |sentence| reading_with(odds, models, sentence),
         |scored| requested_at(odds.request, models, scored),
-        |sentence, scored| best_span_at(table_span_of(odds, sentence), models, scored),
+        |sentence, scored, _| best_span_at(table_span_of(odds, sentence), models, scored),
     );
     let mut memories = Collector::default();
     let undecided = rules
@@ -220,19 +220,6 @@ pub struct Scored<'a> {
     pub rule_took: bool,
 }
 
-/// The proposal the models take from a sentence (see `capture_with`): none unless the sentence
-/// asks; then the one the span model ranks first.
-pub fn choose(
-    models: &learned::Models,
-    sentence: &crate::domain::base::classifier::Input,
-    scored: &[Scored],
-) -> Option<usize> {
-    if !asks(models, sentence, scored) {
-        return None;
-    }
-    best_span_at(table_span_of(ODDS, sentence), models, scored)
-}
-
 /// Whether `sentence`, whose proposals are `scored`, yields a memory in `capture`: the
 /// sentence model says it asks, or the request model takes one of its proposals.
 pub fn asks(
@@ -240,9 +227,20 @@ pub fn asks(
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> bool {
+    asks_unless_refused(models, sentence, scored, false)
+}
+
+/// `asks`, for a sentence in which the tables refused a trigger when `refused`: the request
+/// model does not overrule them.
+pub fn asks_unless_refused(
+    models: &learned::Models,
+    sentence: &crate::domain::base::classifier::Input,
+    scored: &[Scored],
+    refused: bool,
+) -> bool {
     match reading_with(ODDS, models, sentence) {
         Reading::Asks => true,
-        Reading::Unsure => requested_at(ODDS.request, models, scored),
+        Reading::Unsure => !refused && requested_at(ODDS.request, models, scored),
         Reading::Nothing => false,
     }
 }
@@ -344,7 +342,19 @@ pub fn best_span_at(table_span: f64, models: &learned::Models, scored: &[Scored]
 pub fn walk(
     message: &str,
     kinds: &crate::domain::base::classifier::Weights,
-    choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
+    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
+) -> Captured {
+    walk_refusals(message, kinds, |sentence, scored, _| {
+        choose(sentence, scored)
+    })
+}
+
+/// `walk`, also telling `choose` whether the tables refused a trigger in the sentence
+/// ("please don't remember this: …"): then only the sentence model can make it ask.
+pub fn walk_refusals(
+    message: &str,
+    kinds: &crate::domain::base::classifier::Weights,
+    choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], bool) -> Option<usize>,
 ) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
@@ -434,7 +444,7 @@ fn walk_read(
     (decided, left): (&mut HashSet<String>, &mut HashSet<String>),
     mut reading: impl FnMut(&crate::domain::base::classifier::Input) -> Reading,
     mut requested: impl FnMut(&[Scored]) -> bool,
-    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored]) -> Option<usize>,
+    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], bool) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
     let refused_here = |sentence: &str| {
@@ -556,7 +566,7 @@ fn walk_read(
                 }
                 continue;
             };
-            let chosen = choose(&sentence_input, &scored);
+            let chosen = choose(&sentence_input, &scored, refused_here(sentence));
             previous_taken = chosen.is_some();
             read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());
             if let Some(chosen) = chosen {
