@@ -113,7 +113,7 @@ pub fn message(text: &str) -> MessageReport {
     let models = learned::models();
     let mut sentences = Vec::new();
     // Every sentence is proposed, so that the report shows what each one would have given.
-    explicit::walk_refusals(text, &models.kind, |sentence, scored, refused| {
+    explicit::walk_refusals(text, &models.kind, |sentence, scored, refusal| {
         let (asks, asks_why) =
             explicit::model_of(&models, sentence).explain(sentence, 1, TOP_FEATURES);
         let best = explicit::best_span_at(
@@ -163,7 +163,7 @@ pub fn message(text: &str) -> MessageReport {
                 .filter_map(first)
                 .collect(),
         };
-        let verdict = explicit::asks_unless_refused(&models, sentence, scored, refused);
+        let verdict = explicit::asks_unless_refused(&models, sentence, scored, refusal);
         sentences.push(SentenceVerdict {
             sentence: sentence_text,
             asks: Decision {

@@ -81,6 +81,21 @@ pub struct Captured {
     /// Where in the text the tables found a trigger that asks nothing (negated, "don't
     /// remember this: …", a question, quoted, a deferral), as byte ranges of the text read.
     pub refused: Vec<std::ops::Range<usize>>,
+    /// Of those, where the user negated the trigger ("don't remember this, …"): no model
+    /// takes a memory there.
+    pub negated: Vec<std::ops::Range<usize>>,
+}
+
+/// What the phrase tables said of a trigger in a sentence that gave no memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// They refused none.
+    None,
+    /// They refused one (a question, quoted, a deferral): the request model does not
+    /// overrule them, the sentence model may.
+    Trigger,
+    /// The user negated it: nothing overrules them.
+    Negated,
 }
 
 /// The explicit memories of one user message, in order, at most `MAX_MEMORIES_PER_MESSAGE`.
@@ -120,7 +135,10 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         &rules,
         &models.kind,
         (&mut decided, &mut left),
-        |sentence| reading_with(odds, models, sentence),
+        |sentence, refusal| match refusal {
+            Refusal::Negated => Reading::Nothing,
+            _ => reading_with(odds, models, sentence),
+        },
         |scored| requested_at(odds.request, models, scored),
         |sentence, scored, _| best_span_at(table_span_of(odds, sentence), models, scored),
     );
@@ -157,6 +175,7 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
         dropped: memories.dropped,
         set_aside,
         refused: Vec::new(),
+        negated: Vec::new(),
     }
 }
 
@@ -227,20 +246,23 @@ pub fn asks(
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
 ) -> bool {
-    asks_unless_refused(models, sentence, scored, false)
+    asks_unless_refused(models, sentence, scored, Refusal::None)
 }
 
-/// `asks`, for a sentence in which the tables refused a trigger when `refused`: the request
-/// model does not overrule them.
+/// `asks`, for a sentence in which the tables refused what `refusal` says: the request model
+/// does not overrule a refusal, nothing overrules a negation.
 pub fn asks_unless_refused(
     models: &learned::Models,
     sentence: &crate::domain::base::classifier::Input,
     scored: &[Scored],
-    refused: bool,
+    refusal: Refusal,
 ) -> bool {
+    if refusal == Refusal::Negated {
+        return false;
+    }
     match reading_with(ODDS, models, sentence) {
         Reading::Asks => true,
-        Reading::Unsure => !refused && requested_at(ODDS.request, models, scored),
+        Reading::Unsure => refusal == Refusal::None && requested_at(ODDS.request, models, scored),
         Reading::Nothing => false,
     }
 }
@@ -349,12 +371,11 @@ pub fn walk(
     })
 }
 
-/// `walk`, also telling `choose` whether the tables refused a trigger in the sentence
-/// ("please don't remember this: …"): then only the sentence model can make it ask.
+/// `walk`, also telling `choose` what the tables refused in the sentence (see `Refusal`).
 pub fn walk_refusals(
     message: &str,
     kinds: &crate::domain::base::classifier::Weights,
-    choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], bool) -> Option<usize>,
+    choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], Refusal) -> Option<usize>,
 ) -> Captured {
     let text = readable_text(message);
     let rules = rules_over(&text, usize::MAX);
@@ -364,7 +385,7 @@ pub fn walk_refusals(
         &rules,
         kinds,
         (&mut ignored.0, &mut ignored.1),
-        |_| Reading::Asks,
+        |_, _| Reading::Asks,
         |_| true,
         choose,
     )
@@ -442,18 +463,26 @@ fn walk_read(
     rules: &Captured,
     kinds: &crate::domain::base::classifier::Weights,
     (decided, left): (&mut HashSet<String>, &mut HashSet<String>),
-    mut reading: impl FnMut(&crate::domain::base::classifier::Input) -> Reading,
+    mut reading: impl FnMut(&crate::domain::base::classifier::Input, Refusal) -> Reading,
     mut requested: impl FnMut(&[Scored]) -> bool,
-    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], bool) -> Option<usize>,
+    mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], Refusal) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
-    let refused_here = |sentence: &str| {
+    let refusal_in = |sentence: &str| {
         let at = sentence.as_ptr() as usize - text.as_ptr() as usize;
         let here = at..at + sentence.len();
-        rules
-            .refused
-            .iter()
-            .any(|range| range.start < here.end && here.start < range.end)
+        let meets = |ranges: &[std::ops::Range<usize>]| {
+            ranges
+                .iter()
+                .any(|range| range.start < here.end && here.start < range.end)
+        };
+        if meets(&rules.negated) {
+            Refusal::Negated
+        } else if meets(&rules.refused) {
+            Refusal::Trigger
+        } else {
+            Refusal::None
+        }
     };
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
@@ -535,7 +564,8 @@ fn walk_read(
                 read_with_previous: read_next,
             };
             let sentence_input = learned::sentence_input(&context);
-            let read = reading(&sentence_input);
+            let refusal = refusal_in(sentence);
+            let read = reading(&sentence_input, refusal);
             let proposed = (read != Reading::Nothing)
                 .then(|| {
                     let through_line = &line[from..];
@@ -555,7 +585,7 @@ fn walk_read(
                 // A sentence whose trigger the tables refused ("please don't remember this:
                 // …") is not overruled by the request model.
                 .filter(|(_, scored)| {
-                    read == Reading::Asks || (!refused_here(sentence) && requested(scored))
+                    read == Reading::Asks || (refusal == Refusal::None && requested(scored))
                 });
             let Some((proposals, scored)) = proposed else {
                 left.extend(deciding.iter().map(|t| t.to_string()));
@@ -566,7 +596,7 @@ fn walk_read(
                 }
                 continue;
             };
-            let chosen = choose(&sentence_input, &scored, refused_here(sentence));
+            let chosen = choose(&sentence_input, &scored, refusal);
             previous_taken = chosen.is_some();
             read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());
             if let Some(chosen) = chosen {
@@ -595,6 +625,7 @@ fn walk_read(
         dropped: memories.dropped,
         set_aside: 0,
         refused: Vec::new(),
+        negated: Vec::new(),
     }
 }
 
@@ -651,7 +682,7 @@ fn rules_over(text: &str, limit: usize) -> Captured {
     let lines: Vec<&str> = text.split(LINE_BREAKS).collect();
     let readable = readable_lines(&lines);
     let mut memories = Collector::with_limit(limit);
-    let mut refused = Vec::new();
+    let (mut refused, mut negated) = (Vec::new(), Vec::new());
     // The last sentence without a trigger: what "remember that" points at.
     let mut previous: Option<&str> = None;
     let mut index = 0;
@@ -689,9 +720,13 @@ fn rules_over(text: &str, limit: usize) -> Captured {
                         addressee::of_pointing_sentence(&line[sentence.start..sentence.end]);
                     index = take_following(&lines, &readable, index, scope, &mut memories);
                 }
-                Some(Found::Nothing) => {
+                Some(found @ (Found::Nothing | Found::Negated)) => {
                     let at = line.as_ptr() as usize - text.as_ptr() as usize;
-                    refused.push(at + sentence.start..at + sentence.end);
+                    let range = at + sentence.start..at + sentence.end;
+                    if matches!(found, Found::Negated) {
+                        negated.push(range.clone());
+                    }
+                    refused.push(range);
                 }
             }
         }
@@ -701,6 +736,7 @@ fn rules_over(text: &str, limit: usize) -> Captured {
         dropped: memories.dropped,
         set_aside: 0,
         refused,
+        negated,
     }
 }
 

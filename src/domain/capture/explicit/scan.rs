@@ -284,8 +284,11 @@ pub(super) enum Found {
     Back,
     /// A trigger whose body is on the lines after it.
     Forward,
-    /// A trigger that yields nothing: negated, a question, quoted, a deferral, a label.
+    /// A trigger that yields nothing: a question, quoted, a deferral, a label.
     Nothing,
+    /// A trigger the user negated ("don't remember this, …", "不要记住这个"): nothing of the
+    /// sentence is to be kept.
+    Negated,
 }
 
 /// The trigger a sentence holds, if any.
@@ -320,7 +323,10 @@ pub(super) fn find(
     if spans.in_code(verb_start) || spans.in_quotation(verb_start) {
         return Some(Found::Nothing);
     }
-    if negated || sentence.is_question {
+    if negated {
+        return Some(Found::Negated);
+    }
+    if sentence.is_question {
         return Some(Found::Nothing);
     }
     let start = last_clause_start(line, content_start, verb_start);
@@ -341,7 +347,10 @@ fn body_after(
     matched: &Matched,
     at_line_end: bool,
 ) -> Found {
-    if opening.negated || sentence.is_question {
+    if opening.negated {
+        return Found::Negated;
+    }
+    if sentence.is_question {
         return Found::Nothing;
     }
     let end = sentence.end;
