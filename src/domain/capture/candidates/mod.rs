@@ -19,6 +19,8 @@ mod structure;
 
 use serde::Serialize;
 
+use crate::domain::guard::injection::instructs_agent_by_rules;
+
 pub use parse::{parse_candidates, Candidate, Unreadable};
 use rules::*;
 
@@ -278,14 +280,15 @@ pub fn gate_at(
     candidate: &Candidate,
     hot: HotState,
 ) -> Result<(), Rejection> {
-    let texts = std::iter::once(candidate.text.as_str()).chain(candidate.rationale.as_deref());
+    let texts = || std::iter::once(candidate.text.as_str()).chain(candidate.rationale.as_deref());
     // A secret first: the scrubber's finding is certain, and the `[not saved]` line should say
     // so even when the line also reads as an instruction ("Build alerts post to <webhook>").
-    for text in texts {
+    // Then an instruction the injection rules find, as certain.
+    for text in texts() {
         if holds_secret(text) {
             return Err(Rejection::Secret);
         }
-        if is_prompt_injection(text) {
+        if instructs_agent_by_rules(text).is_some() {
             return Err(Rejection::PromptInjection);
         }
     }
@@ -297,9 +300,22 @@ pub fn gate_at(
     }
     let hits = rule_hits(&candidate.text);
     // A rule that matches settles it, as the rules always did (a rule about the shape of the
-    // text first). The model judges what no rule recognises, and rejects only when sure.
-    if let Some(&first) = hits.iter().find(|r| r.is_structural()).or(hits.first()) {
+    // text first). An instruction found by the guard's model alone is less certain than a rule
+    // of the gate ("The user asked to make the submit button blue" is a user request), and is
+    // named after them; the rationale is read by the guard as the text is. The model judges
+    // what no rule recognises, and rejects only when sure.
+    let certain = |r: &&Rejection| **r != Rejection::PromptInjection;
+    let named = hits
+        .iter()
+        .filter(certain)
+        .find(|r| r.is_structural())
+        .or(hits.iter().find(certain))
+        .or(hits.first());
+    if let Some(&first) = named {
         return Err(first);
+    }
+    if texts().any(is_prompt_injection) {
+        return Err(Rejection::PromptInjection);
     }
     if model::junk_probability(&model::predict_with(weights, candidate, &hits)) > junk_odds {
         return Err(Rejection::NotDurable);
