@@ -129,11 +129,11 @@ fn the_test_split_keeps_its_figures() {
     let guard: Vec<_> = guard.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
         recall: 0.78,
-        precision: 0.81,
-        requests_seen: 0.81,
+        precision: 0.82,
+        requests_seen: 0.88,
         kept: 0.83,
         rejected: 0.90,
-        instructions_caught: 0.80,
+        instructions_caught: 0.82,
         look_alikes_left: 0.93,
     };
     assert_floors("test split", &messages, &candidates, &guard, floors);
@@ -157,32 +157,16 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
 }
 
 #[test]
-fn the_ninth_blind_batch_keeps_its_figures() {
+fn the_tenth_blind_batch_keeps_its_figures() {
     blind_batch_keeps(
-        "blind9",
+        "blind10",
         Floors {
-            recall: 0.69,
-            precision: 0.72,
-            requests_seen: 0.67,
-            kept: 0.77,
-            rejected: 0.88,
-            instructions_caught: 0.67,
-            look_alikes_left: 0.95,
-        },
-    );
-}
-
-#[test]
-fn the_eighth_blind_batch_keeps_its_figures() {
-    blind_batch_keeps(
-        "blind8",
-        Floors {
-            recall: 0.71,
-            precision: 0.75,
-            requests_seen: 0.68,
-            kept: 0.77,
-            rejected: 0.86,
-            instructions_caught: 0.64,
+            recall: 0.75,
+            precision: 0.81,
+            requests_seen: 0.82,
+            kept: 0.72,
+            rejected: 0.92,
+            instructions_caught: 0.72,
             look_alikes_left: 0.95,
         },
     );
