@@ -367,6 +367,10 @@ mod tests {
             "remember: we deploy on fridays only after the smoke tests",
             "the tram depot log keeps times in UTC, ok?",
             "Fix the header typo. Also keep in mind that the API is versioned under /v2.",
+            // Read by the sentence model as unsure: the request model decides, and takes the
+            // first and leaves the second.
+            "Ich bevorzuge kleine Commits mit aussagekräftigen Nachrichten",
+            "Note that the API is versioned under /v2.",
         ] {
             let report = message(text);
             let captured: Vec<String> = report.memories.iter().map(|m| m.text.clone()).collect();

@@ -377,11 +377,54 @@ mod tests {
         // Groups with nothing to tell apart teach nothing.
         let idle = train_ranking(&groups[3..], options());
         let idle = Weights::parse(Box::leak(idle.into_boxed_slice()), 2).unwrap();
-        assert_eq!(
-            idle.predict(&Input::default().text(Field::Head, "tabs"))
-                .probability(1),
-            0.5
-        );
+        for input in [
+            Input::default().text(Field::Head, "tabs"),
+            Input::default()
+                .text(Field::Head, "")
+                .text(Field::Body, "remember tabs"),
+        ] {
+            assert_eq!(idle.predict(&input).probability(1), 0.5);
+        }
+    }
+
+    #[test]
+    fn a_ranking_step_follows_the_gradient_of_the_right_proposals_share() {
+        // One sentence: the right proposal holds feature a, the wrong one b and c. Two passes
+        // by hand: scores, softmax, errors (share less the right ones' part of it), an L2 term,
+        // AdaGrad.
+        let input = |names: &[&'static str]| {
+            names
+                .iter()
+                .fold(Input::default(), |input, name| input.named(name))
+        };
+        let groups = vec![vec![
+            Example::new(&input(&["a"]), 10, 1, 1.0),
+            Example::new(&input(&["b", "c"]), 10, 0, 1.0),
+        ]];
+        let options = TrainOptions {
+            epochs: 2,
+            rate: 0.5,
+            l2: 0.1,
+            ..options()
+        };
+        let (mut a, mut bc, mut g2a, mut g2bc) = (0.0f64, 0.0f64, 1e-8f64, 1e-8f64);
+        for _ in 0..2 {
+            let p = 1.0 / (1.0 + (2.0 * bc - a).exp());
+            let (grad_a, grad_bc) = (p - 1.0 + 0.1 * a, 1.0 - p + 0.1 * bc);
+            g2a += grad_a * grad_a;
+            g2bc += grad_bc * grad_bc;
+            a -= 0.5 * grad_a / g2a.sqrt();
+            bc -= 0.5 * grad_bc / g2bc.sqrt();
+        }
+        let bytes: &'static [u8] = Box::leak(train_ranking(&groups, options).into_boxed_slice());
+        let weights = Weights::parse(bytes, 2).unwrap();
+        let logit = |names: &[&'static str]| {
+            let p = weights.predict(&input(names)).probability(1);
+            (p / (1.0 - p)).ln()
+        };
+        assert!((logit(&["a"]) - a).abs() < 1e-3, "{} {a}", logit(&["a"]));
+        assert!((logit(&["b"]) - bc).abs() < 1e-3, "{} {bc}", logit(&["b"]));
+        assert!((logit(&["b", "c"]) - 2.0 * bc).abs() < 2e-3);
     }
 
     #[test]

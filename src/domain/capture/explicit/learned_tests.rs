@@ -656,3 +656,35 @@ fn a_colon_or_comma_between_digits_is_part_of_a_number() {
     // Digits beside a space are no number's mark.
     assert!(!learned::inside_number("in 30 days", "in 30".len()));
 }
+
+#[test]
+fn no_model_overrules_a_negated_trigger() {
+    // The sentence model reads the trigger's words and asks (0.997 for the first, when the
+    // tables' negation was only kept from the request model); the user said not to.
+    for text in [
+        "不要记住这个，这只是临时的测试密码",
+        "please don't remember this: use npm cache",
+        "Do not remember: the old staging password",
+    ] {
+        assert!(capture(text).is_empty(), "{text}");
+        let rules = rule_capture(text);
+        assert_eq!(rules.negated.len(), 1, "{text}");
+        assert_eq!(rules.refused, rules.negated, "{text}");
+    }
+    // Only the negated sentence: what another sentence of the message asks is kept, before
+    // it, after it, or on another line.
+    for text in [
+        "remember this: use pnpm everywhere. 不要记住这个，这只是临时的测试密码",
+        "remember this: use pnpm everywhere\n不要记住这个，这只是临时的测试密码",
+    ] {
+        assert_eq!(texts(text), ["use pnpm everywhere"], "{text}");
+    }
+    assert_eq!(
+        texts("不要记住这个，这只是临时的测试密码。记住：用 pnpm 安装依赖"),
+        ["用 pnpm 安装依赖"]
+    );
+    // A refusal that is no negation (a question) is only kept from the request model.
+    let rules = rule_capture("can you remember that we use tabs?");
+    assert_eq!(rules.refused.len(), 1);
+    assert!(rules.negated.is_empty());
+}

@@ -92,26 +92,6 @@ fn a_negation_before_the_trigger_cancels_it() {
 }
 
 #[test]
-fn no_model_overrules_a_negated_trigger() {
-    // The sentence model reads the trigger's words and asks (0.997 for the first, when the
-    // tables' negation was only kept from the request model); the user said not to.
-    for text in [
-        "不要记住这个，这只是临时的测试密码",
-        "please don't remember this: use npm cache",
-        "Do not remember: the old staging password",
-    ] {
-        assert!(capture(text).is_empty(), "{text}");
-        let rules = rule_capture(text);
-        assert_eq!(rules.negated.len(), 1, "{text}");
-        assert_eq!(rules.refused, rules.negated, "{text}");
-    }
-    // A refusal that is no negation (a question) is only kept from the request model.
-    let rules = rule_capture("can you remember that we use tabs?");
-    assert_eq!(rules.refused.len(), 1);
-    assert!(rules.negated.is_empty());
-}
-
-#[test]
 fn a_trigger_inside_a_sentence_does_not_count() {
     assert!(tables("I will not forget to remember this: use pnpm").is_empty());
     assert!(tables("we should remember this: use pnpm everywhere").is_empty());
