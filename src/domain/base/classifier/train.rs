@@ -94,13 +94,7 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut state = options.seed | 1;
     for _ in 0..options.epochs {
-        // Fisher–Yates with xorshift64: the order depends on the seed alone.
-        for i in (1..order.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            order.swap(i, (state % (i as u64 + 1)) as usize);
-        }
+        shuffle(&mut order, &mut state);
         for &index in &order {
             let example = &examples[index];
             let mut scores = bias.clone();
@@ -129,6 +123,16 @@ pub fn train(examples: &[Example], options: TrainOptions) -> Vec<u8> {
     Weights::encode(k, options.bits, &w, &bias)
 }
 
+/// Fisher–Yates with xorshift64 from `state`: the order depends on the seed alone.
+fn shuffle(order: &mut [usize], state: &mut u64) {
+    for i in (1..order.len()).rev() {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        order.swap(i, (*state % (i as u64 + 1)) as usize);
+    }
+}
+
 /// The weights file of a ranking learned from `groups`: each group is the proposals of one
 /// sentence, those of class 1 the right ones. The score of a proposal is its class-1 weights'
 /// sum, read against the other proposals of its group (a softmax over the group), so that what
@@ -143,12 +147,7 @@ pub fn train_ranking(groups: &[Vec<Example>], options: TrainOptions) -> Vec<u8> 
     let mut order: Vec<usize> = (0..groups.len()).collect();
     let mut state = options.seed | 1;
     for _ in 0..options.epochs {
-        for i in (1..order.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            order.swap(i, (state % (i as u64 + 1)) as usize);
-        }
+        shuffle(&mut order, &mut state);
         for &index in &order {
             let group = &groups[index];
             if !group.iter().any(|e| e.class == 1) || group.iter().all(|e| e.class == 1) {
