@@ -111,7 +111,7 @@ pub fn score_gate(weights: &Weights, cases: &[&CandidateCase]) -> (Score, Score)
 }
 
 pub fn score_gate_at(
-    junk_odds: f64,
+    junk_odds: candidates::JunkOdds,
     weights: &Weights,
     cases: &[&CandidateCase],
 ) -> (Score, Score) {
@@ -1075,6 +1075,16 @@ fn rate_of(score: &Score, suffix: &str) -> (f64, usize) {
     (right as f64 / all.max(1) as f64, all)
 }
 
+/// The values of the environment variable `name` (comma-separated), else `default`: a grid of
+/// `tune`.
+fn grid(name: &str, default: &[f64]) -> Vec<f64> {
+    std::env::var(name).map_or(default.to_vec(), |list| {
+        list.split(',')
+            .filter_map(|v| v.trim().parse().ok())
+            .collect()
+    })
+}
+
 /// The development split's figures over a grid of decision odds, the models trained on the
 /// rest of the training split (`corpus::start_tuning` must have been called).
 pub fn tune(root: &Path) -> String {
@@ -1084,7 +1094,15 @@ pub fn tune(root: &Path) -> String {
     let weights = Weights::parse(leak(&bytes), gate_model::CLASSES.len()).unwrap();
     let dev: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     let _ = writeln!(out, "candidate gate on {} development lines", dev.len());
-    for junk_odds in [0.5, 0.6, 0.7, 0.8, 0.9] {
+    let pairs = grid("TUNE_GATE_UNRULED", &[candidates::JUNK_ODDS.unruled])
+        .into_iter()
+        .flat_map(|unruled| {
+            grid("TUNE_GATE_RULED", &[candidates::JUNK_ODDS.ruled])
+                .into_iter()
+                .map(move |ruled| candidates::JunkOdds { unruled, ruled })
+        })
+        .collect::<Vec<_>>();
+    for junk_odds in pairs {
         let (_, by_kind) = score_gate_at(junk_odds, &weights, &dev);
         let worst = by_kind
             .rows()
@@ -1093,12 +1111,17 @@ pub fn tune(root: &Path) -> String {
             .fold((1.0, String::new()), |m, x| if x.0 < m.0 { x } else { m });
         let _ = writeln!(
             out,
-            "  junk odds {junk_odds:.1}: kept {:.3}, rejected {:.3}, worst kind {} {:.3}",
+            "  junk odds {:.2} unruled, {:.2} ruled: kept {:.3}, rejected {:.3}, worst kind {} {:.3}",
+            junk_odds.unruled,
+            junk_odds.ruled,
             rate_of(&by_kind, "kept").0,
             rate_of(&by_kind, "rejected").0,
             worst.1,
             worst.0
         );
+    }
+    if std::env::var_os("TUNE_GATE_ONLY").is_some() {
+        return out;
     }
     let message_cases = corpus::messages(root);
     let dev: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
@@ -1166,13 +1189,6 @@ pub fn tune(root: &Path) -> String {
         &candidate_cases,
     ));
     // The grid, unless `TUNE_RULED`, `TUNE_UNRULED` or `TUNE_REQUEST` (comma-separated) say.
-    let grid = |name: &str, default: &[f64]| -> Vec<f64> {
-        std::env::var(name).map_or(default.to_vec(), |list| {
-            list.split(',')
-                .filter_map(|v| v.trim().parse().ok())
-                .collect()
-        })
-    };
     let (unruled_grid, request_grid) = (
         grid("TUNE_UNRULED", &[0.8, 0.9, 0.95]),
         grid("TUNE_REQUEST", &[0.5, 0.6]),

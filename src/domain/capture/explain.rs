@@ -245,7 +245,8 @@ pub fn candidate(line: &str) -> CandidateReport {
         rejection: verdict.err().map(|r| (r.name(), r.reason())),
         rules: hits.iter().map(|r| r.name()).collect(),
         junk: Decision {
-            verdict: candidates::model::junk_probability(&prediction) > 0.5,
+            verdict: candidates::model::junk_probability(&prediction)
+                > candidates::JUNK_ODDS.after(&hits),
             probability: round(candidates::model::junk_probability(&prediction)),
             features: features(why),
         },

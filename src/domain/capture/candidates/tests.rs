@@ -34,7 +34,7 @@ fn verdict(line: &str) -> Result<(), Rejection> {
 /// (docs/capture-models.md).
 fn gate_text(text: &str) -> Result<(), Rejection> {
     gate_at(
-        1.1,
+        JunkOdds::RULES_ALONE,
         &model::weights(),
         &candidate(MemoryType::Project, text),
         HotState::default(),
@@ -748,7 +748,7 @@ fn the_model_rejects_what_no_rule_matched_only_past_its_odds() {
         let hits = rule_hits(text);
         assert!(hits.is_empty(), "{text}");
         let p = model::junk_probability(&model::predict_with(&model::weights(), &line, &hits));
-        let expected = if p > JUNK_ODDS {
+        let expected = if p > JUNK_ODDS.unruled {
             Err(Rejection::NotDurable)
         } else {
             Ok(())
@@ -858,6 +858,138 @@ fn each_kind_of_junk_is_a_class_of_its_own() {
     );
     let platitude = candidate(MemoryType::Feedback, "Code quality is important");
     let prediction = model::predict_with(&model::weights(), &platitude, &[]);
-    assert!(model::junk_probability(&prediction) > JUNK_ODDS);
+    assert!(model::junk_probability(&prediction) > JUNK_ODDS.unruled);
     assert_eq!(model::CLASSES[model::junk_kind(&prediction)], "platitude");
+}
+
+// ─── Narration rules are evidence, the model decides ─────────────────────────────────
+
+/// The gate at `odds` with the shipped weights, on a project line.
+fn gate_text_at(odds: JunkOdds, text: &str) -> Result<(), Rejection> {
+    gate_at(
+        odds,
+        &model::weights(),
+        &candidate(MemoryType::Project, text),
+        HotState::default(),
+    )
+}
+
+const PROGRESS_LINE: &str = "Fixed the flaky login test in auth_spec.rb";
+const RAW_ERROR_LINE: &str = "TypeError: Cannot read properties of undefined (reading 'id')";
+const PLAIN_FACT: &str = "The billing service stores amounts in cents as integers";
+
+#[test]
+fn a_narration_rule_no_longer_settles_what_the_model_keeps() {
+    let hits = rule_hits(PROGRESS_LINE);
+    assert_eq!(hits.first(), Some(&Rejection::Progress));
+    assert!(hits.iter().all(|r| r.is_narration()), "{hits:?}");
+    let model_never_rejects = JunkOdds {
+        unruled: 1.1,
+        ruled: 1.1,
+    };
+    assert_eq!(gate_text_at(model_never_rejects, PROGRESS_LINE), Ok(()));
+    // A rule about the shape of the text still settles it, whatever the model says.
+    assert_eq!(
+        gate_text_at(model_never_rejects, RAW_ERROR_LINE),
+        Err(Rejection::RawError)
+    );
+}
+
+#[test]
+fn a_narration_line_the_model_rejects_is_named_after_its_rule() {
+    let model_always_rejects_ruled = JunkOdds {
+        unruled: 1.1,
+        ruled: -1.0,
+    };
+    assert_eq!(
+        gate_text_at(model_always_rejects_ruled, PROGRESS_LINE),
+        Err(Rejection::Progress)
+    );
+    // The odds of ruled lines are not read for a line no rule matched.
+    assert!(rule_hits(PLAIN_FACT).is_empty());
+    assert_eq!(gate_text_at(model_always_rejects_ruled, PLAIN_FACT), Ok(()));
+    let model_always_rejects_unruled = JunkOdds {
+        unruled: -1.0,
+        ruled: 1.1,
+    };
+    assert_eq!(
+        gate_text_at(model_always_rejects_unruled, PLAIN_FACT),
+        Err(Rejection::NotDurable)
+    );
+    assert_eq!(
+        gate_text_at(model_always_rejects_unruled, PROGRESS_LINE),
+        Ok(())
+    );
+}
+
+#[test]
+fn the_shipped_odds_reject_ruled_lines_the_model_reads_as_junk_and_keep_the_rest() {
+    for text in [PROGRESS_LINE, PLAIN_FACT] {
+        let hits = rule_hits(text);
+        let p = model::junk_probability(&model::predict_with(
+            &model::weights(),
+            &candidate(MemoryType::Project, text),
+            &hits,
+        ));
+        let expected = match hits.first() {
+            Some(&rule) if p > JUNK_ODDS.ruled => Err(rule),
+            None if p > JUNK_ODDS.unruled => Err(Rejection::NotDurable),
+            _ => Ok(()),
+        };
+        assert_eq!(
+            gate_at(
+                JUNK_ODDS,
+                &model::weights(),
+                &candidate(MemoryType::Project, text),
+                HotState::default()
+            ),
+            expected,
+            "{text}: {p}"
+        );
+    }
+}
+
+#[test]
+fn note_style_facts_a_narration_rule_matches_are_kept() {
+    // Korean notes end in a noun form ("…로 결정함", "…에서 관리함") that the progress table
+    // reads as a report of work done; a decision told in the past is a standing choice.
+    for (kind, text) in [
+        (
+            MemoryType::Decision,
+            "좌석 키오스크 결제 PG는 수수료와 웹훅 문서 품질 때문에 나이스페이 대신 토스페이먼츠로 결정함",
+        ),
+        (
+            MemoryType::Reference,
+            "택배함 펌웨어 릴리스 노트는 Confluence 'LOCKER / Firmware Releases' 페이지에서 관리함",
+        ),
+        (
+            MemoryType::Decision,
+            "Chose Liquidsoap's request.queue over a custom Python queue for ad breaks, because the volunteers already maintain the Liquidsoap scripts",
+        ),
+    ] {
+        assert!(!rule_hits(text).is_empty(), "{text}: a rule matches");
+        assert_eq!(gate(&candidate(kind, text)), Ok(()), "{text}");
+    }
+}
+
+#[test]
+fn every_rule_is_either_about_shape_or_narration() {
+    for (rejection, _) in RULES {
+        assert_ne!(
+            rejection.is_structural(),
+            rejection.is_narration(),
+            "{rejection:?}"
+        );
+    }
+    let odds = JunkOdds {
+        unruled: 0.7,
+        ruled: 0.3,
+    };
+    assert_eq!(odds.after(&[Rejection::Progress]), 0.3);
+    assert_eq!(
+        odds.after(&[Rejection::GitHash, Rejection::PastOrPassing]),
+        0.3
+    );
+    assert_eq!(odds.after(&[]), 0.7);
+    assert_eq!(odds.after(&[Rejection::PromptInjection]), 0.7);
 }
