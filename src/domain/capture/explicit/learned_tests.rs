@@ -688,3 +688,89 @@ fn no_model_overrules_a_negated_trigger() {
     assert_eq!(rules.refused.len(), 1);
     assert!(rules.negated.is_empty());
 }
+
+#[test]
+fn only_a_refused_trigger_keeps_the_request_model_from_overruling_an_unsure_reading() {
+    let models = learned::models();
+    let context = |sentence: &'static str| learned::SentenceContext {
+        sentence,
+        before: None,
+        next: "",
+        list_follows: false,
+        is_question: false,
+        rule_in_sentence: false,
+        rule_points_here: false,
+        read_with_previous: false,
+        taken: None,
+    };
+    // Requests in words no table holds: the sentence model is unsure, the request model
+    // reads the proposal that sets the request apart.
+    let sentences: [(&'static str, &'static str, &'static str); 6] = [
+        (
+            "note for later: the depot log keeps times in UTC",
+            "note for later:",
+            "the depot log keeps times in UTC",
+        ),
+        (
+            "for your notes, invoices are numbered per tenant",
+            "for your notes,",
+            "invoices are numbered per tenant",
+        ),
+        (
+            "jot this down: staging resets every Sunday night",
+            "jot this down:",
+            "staging resets every Sunday night",
+        ),
+        (
+            "stash this somewhere: the ledger rounds half to even",
+            "stash this somewhere:",
+            "the ledger rounds half to even",
+        ),
+        (
+            "for future reference, the printer queue caps at 40 jobs",
+            "for future reference,",
+            "the printer queue caps at 40 jobs",
+        ),
+        (
+            "worth keeping: the cron runs in UTC",
+            "worth keeping:",
+            "the cron runs in UTC",
+        ),
+    ];
+    let decided_by_request = sentences.iter().find_map(|&(sentence, head, body)| {
+        let input = learned::sentence_input(&context(sentence));
+        let proposals = vec![opening_cut(head, body, true, false, false)];
+        (reading_with(ODDS, &models, &input) == Reading::Unsure
+            && requested_at(ODDS.request, &models, &proposals))
+        .then_some((input, proposals))
+    });
+    let (input, proposals) = decided_by_request.expect("a sentence only the request model takes");
+    assert!(asks_unless_refused(
+        &models,
+        &input,
+        &proposals,
+        Refusal::None
+    ));
+    assert!(asks(&models, &input, &proposals));
+    assert!(!asks_unless_refused(
+        &models,
+        &input,
+        &proposals,
+        Refusal::Trigger
+    ));
+    assert!(!asks_unless_refused(
+        &models,
+        &input,
+        &proposals,
+        Refusal::Negated
+    ));
+}
+
+#[test]
+fn a_sentence_that_asks_to_forget_gives_no_memory_and_its_neighbours_still_can() {
+    // The request model reads "Also:" as setting a memory apart; the sentence asks to forget.
+    let forget = "- Also: forget about the read-only staging DB, it's writable since Monday";
+    assert!(texts(forget).is_empty(), "{:?}", texts(forget));
+    let both = "Forget the old staging URL. Remember that the new one is staging2.example.com";
+    assert_eq!(texts(both), ["the new one is staging2.example.com"]);
+}

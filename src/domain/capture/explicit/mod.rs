@@ -94,7 +94,8 @@ pub enum Refusal {
     /// They refused one (a question, quoted, a deferral): the request model does not
     /// overrule them, the sentence model may.
     Trigger,
-    /// The user negated it: nothing overrules them.
+    /// The user negated it ("don't remember this, …"), or the sentence asks to forget:
+    /// nothing overrules them.
     Negated,
 }
 
@@ -468,6 +469,15 @@ fn walk_read(
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], Refusal) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
+    // A sentence that asks to forget asks nothing to be kept, whatever else it says ("Also:
+    // forget about the read-only staging DB, it's writable since Monday").
+    let forgetting: Vec<std::ops::Range<usize>> = forget::forget_requests(text)
+        .iter()
+        .filter_map(|request| {
+            let at = text.find(request.sentence.as_str())?;
+            Some(at..at + request.sentence.len())
+        })
+        .collect();
     let refusal_in = |sentence: &str| {
         let at = sentence.as_ptr() as usize - text.as_ptr() as usize;
         let here = at..at + sentence.len();
@@ -476,7 +486,7 @@ fn walk_read(
                 .iter()
                 .any(|range| range.start < here.end && here.start < range.end)
         };
-        if meets(&rules.negated) {
+        if meets(&rules.negated) || meets(&forgetting) {
             Refusal::Negated
         } else if meets(&rules.refused) {
             Refusal::Trigger
