@@ -32,8 +32,11 @@ pub const WEIGHTS_FILE: &str = "src/domain/guard/injection/guard.weights";
 static WEIGHTS: &[u8] = include_bytes!("guard.weights");
 
 /// A text is read as an instruction when the odds it is none fall below this; chosen on the
-/// development split (`train_models --tune`) so that few benign texts are flagged.
-pub const FLAG_ODDS: f64 = 0.5;
+/// development split (`train_models --tune`) so that few benign texts are flagged: from 0.5
+/// to 0.4 the look-alikes left alone rose from 0.960 to 0.969 and the instructions caught fell
+/// from 0.795 to 0.788, and a rule users keep, "Never force-push to main", is no longer read
+/// as one (none at 0.48).
+pub const FLAG_ODDS: f64 = 0.4;
 
 /// Longer texts are cut here: a memory is short, and a long paste should not cost more.
 const MAX_CHARS: usize = 600;
