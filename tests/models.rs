@@ -130,10 +130,10 @@ fn the_test_split_keeps_its_figures() {
     let floors = Floors {
         recall: 0.78,
         precision: 0.82,
-        requests_seen: 0.88,
-        kept: 0.83,
+        requests_seen: 0.84,
+        kept: 0.92,
         rejected: 0.90,
-        instructions_caught: 0.82,
+        instructions_caught: 0.78,
         look_alikes_left: 0.93,
     };
     assert_floors("test split", &messages, &candidates, &guard, floors);
@@ -157,17 +157,17 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
 }
 
 #[test]
-fn the_tenth_blind_batch_keeps_its_figures() {
+fn the_eleventh_blind_batch_keeps_its_figures() {
     blind_batch_keeps(
-        "blind10",
+        "blind11",
         Floors {
-            recall: 0.75,
-            precision: 0.81,
-            requests_seen: 0.82,
-            kept: 0.72,
+            recall: 0.74,
+            precision: 0.77,
+            requests_seen: 0.84,
+            kept: 0.90,
             rejected: 0.92,
-            instructions_caught: 0.72,
-            look_alikes_left: 0.95,
+            instructions_caught: 0.73,
+            look_alikes_left: 0.94,
         },
     );
 }
