@@ -427,6 +427,44 @@ mod tests {
     }
 
     #[test]
+    fn a_ranking_step_weighs_each_feature_by_its_value() {
+        // As above, with features whose values are not 1 (text grams are weighed by how many
+        // a field holds): the right proposal holds a at 0.5, the wrong one b at 2.
+        let example = |name: &'static str, value: f32, class: usize| {
+            let mut example = Example::new(&Input::default().named(name), 10, class, 1.0);
+            assert_eq!(example.features.len(), 1);
+            example.features[0].1 = value;
+            example
+        };
+        let groups = vec![vec![example("a", 0.5, 1), example("b", 2.0, 0)]];
+        let options = TrainOptions {
+            epochs: 2,
+            rate: 0.5,
+            l2: 0.1,
+            ..options()
+        };
+        let (mut a, mut b, mut g2a, mut g2b) = (0.0f64, 0.0f64, 1e-8f64, 1e-8f64);
+        for _ in 0..2 {
+            let p = 1.0 / (1.0 + (2.0 * b - 0.5 * a).exp());
+            let (grad_a, grad_b) = ((p - 1.0) * 0.5 + 0.1 * a, (1.0 - p) * 2.0 + 0.1 * b);
+            g2a += grad_a * grad_a;
+            g2b += grad_b * grad_b;
+            a -= 0.5 * grad_a / g2a.sqrt();
+            b -= 0.5 * grad_b / g2b.sqrt();
+        }
+        let bytes: &'static [u8] = Box::leak(train_ranking(&groups, options).into_boxed_slice());
+        let weights = Weights::parse(bytes, 2).unwrap();
+        let logit = |name: &'static str| {
+            let p = weights
+                .predict(&Input::default().named(name))
+                .probability(1);
+            (p / (1.0 - p)).ln()
+        };
+        assert!((logit("a") - a).abs() < 1e-3, "{} {a}", logit("a"));
+        assert!((logit("b") - b).abs() < 1e-3, "{} {b}", logit("b"));
+    }
+
+    #[test]
     fn ln_undoes_exp() {
         for x in [0.001, 0.25, 1.0, 2.0, 1000.0] {
             assert!((exp(ln(x)) - x).abs() < 1e-9 * x.max(1.0), "{x}");
