@@ -540,10 +540,9 @@ fn a_sentence_the_sentence_model_leaves_is_taken_when_the_request_model_takes_a_
     assert!(taken(request_only(ODDS.request, 1.0), asked).is_empty());
 }
 
-#[test]
-fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are_read() {
-    let models = learned::models();
-    let context = |sentence| learned::SentenceContext {
+/// `sentence` read alone: no sentence around it, no trigger the tables took in it.
+fn plain_context(sentence: &'static str) -> learned::SentenceContext<'static> {
+    learned::SentenceContext {
         sentence,
         before: None,
         next: "",
@@ -553,7 +552,13 @@ fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are
         rule_points_here: false,
         read_with_previous: false,
         taken: None,
-    };
+    }
+}
+
+#[test]
+fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are_read() {
+    let models = learned::models();
+    let context = plain_context;
     let input = learned::sentence_input(&context("the depot log keeps times in UTC"));
     let p = models.sentence.predict(&input).probability(1);
     let at = |unruled, floor| Odds {
@@ -692,17 +697,7 @@ fn no_model_overrules_a_negated_trigger() {
 #[test]
 fn only_a_refused_trigger_keeps_the_request_model_from_overruling_an_unsure_reading() {
     let models = learned::models();
-    let context = |sentence: &'static str| learned::SentenceContext {
-        sentence,
-        before: None,
-        next: "",
-        list_follows: false,
-        is_question: false,
-        rule_in_sentence: false,
-        rule_points_here: false,
-        read_with_previous: false,
-        taken: None,
-    };
+    let context = plain_context;
     // Requests in words no table holds: the sentence model is unsure, the request model
     // reads the proposal that sets the request apart.
     let sentences: [(&'static str, &'static str, &'static str); 6] = [
