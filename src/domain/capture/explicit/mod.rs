@@ -140,7 +140,7 @@ pub fn capture_with(odds: Odds, models: &learned::Models, message: &str) -> Capt
             Refusal::Negated => Reading::Nothing,
             _ => reading_with(odds, models, sentence),
         },
-        |scored| requested_at(odds.request, models, scored),
+        |read, scored| requested_at(odds.request_for(read), models, scored),
         |sentence, scored, _| best_span_at(table_span_of(odds, sentence), models, scored),
     );
     let mut memories = Collector::default();
@@ -201,6 +201,12 @@ pub struct Odds {
     /// that the request model reads only the sentences that might ask: proposing is the
     /// costly part.
     pub floor: f64,
+    /// The request model's probability at which a sentence the tables took from yields a
+    /// memory though the ruled model read it as a one-off: the ruled model also reads the
+    /// sentences around, and a long message around a plain request ("Please remember that
+    /// the controller talks … at 9600 baud" between two sentences about a bug) read to it as
+    /// a task's. Above 1, never.
+    pub overrule: f64,
 }
 
 /// The odds of `capture`, chosen on the training data's development split by
@@ -211,7 +217,19 @@ pub const ODDS: Odds = Odds {
     table_span: 1.1,
     request: 0.2,
     floor: 0.15,
+    overrule: 0.9,
 };
+
+impl Odds {
+    /// The request model's odds for a sentence read as `reading`.
+    pub fn request_for(&self, reading: Reading) -> f64 {
+        if reading == Reading::Doubted {
+            self.overrule
+        } else {
+            self.request
+        }
+    }
+}
 
 /// What the sentence model makes of a sentence before any proposal is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +238,9 @@ pub enum Reading {
     Asks,
     /// It does not, by the sentence model; the request model reads its proposals.
     Unsure,
+    /// The tables took from it and the ruled model read a one-off: the request model reads
+    /// its proposals, and only its near certainty (`Odds::overrule`) keeps one.
+    Doubted,
     /// It asks nothing: no proposal is read.
     Nothing,
 }
@@ -261,9 +282,12 @@ pub fn asks_unless_refused(
     if refusal == Refusal::Negated {
         return false;
     }
-    match reading_with(ODDS, models, sentence) {
+    let reading = reading_with(ODDS, models, sentence);
+    match reading {
         Reading::Asks => true,
-        Reading::Unsure => refusal == Refusal::None && requested_at(ODDS.request, models, scored),
+        Reading::Unsure | Reading::Doubted => {
+            refusal == Refusal::None && requested_at(ODDS.request_for(reading), models, scored)
+        }
         Reading::Nothing => false,
     }
 }
@@ -284,9 +308,11 @@ pub fn reading_with(
     let p = model_of(models, sentence).predict(sentence).probability(1);
     if p > if ruled { odds.ruled } else { odds.unruled } {
         Reading::Asks
+    } else if ruled && odds.overrule <= 1.0 {
+        Reading::Doubted
     } else if ruled || p < odds.floor {
-        // A sentence the tables took from and the ruled model left is a one-off for the task:
-        // the request model is not asked to overrule that.
+        // A sentence the tables took from and the ruled model left is a one-off for the task,
+        // when the request model is not let overrule that.
         Reading::Nothing
     } else {
         Reading::Unsure
@@ -387,7 +413,7 @@ pub fn walk_refusals(
         kinds,
         (&mut ignored.0, &mut ignored.1),
         |_, _| Reading::Asks,
-        |_| true,
+        |_, _| true,
         choose,
     )
 }
@@ -465,7 +491,7 @@ fn walk_read(
     kinds: &crate::domain::base::classifier::Weights,
     (decided, left): (&mut HashSet<String>, &mut HashSet<String>),
     mut reading: impl FnMut(&crate::domain::base::classifier::Input, Refusal) -> Reading,
-    mut requested: impl FnMut(&[Scored]) -> bool,
+    mut requested: impl FnMut(Reading, &[Scored]) -> bool,
     mut choose: impl FnMut(&crate::domain::base::classifier::Input, &[Scored], Refusal) -> Option<usize>,
 ) -> Captured {
     let rule_texts: HashSet<&str> = rules.memories.iter().map(|m| m.text.as_str()).collect();
@@ -595,7 +621,7 @@ fn walk_read(
                 // A sentence whose trigger the tables refused ("please don't remember this:
                 // …") is not overruled by the request model.
                 .filter(|(_, scored)| {
-                    read == Reading::Asks || (refusal == Refusal::None && requested(scored))
+                    read == Reading::Asks || (refusal == Refusal::None && requested(read, scored))
                 });
             let Some((proposals, scored)) = proposed else {
                 left.extend(deciding.iter().map(|t| t.to_string()));

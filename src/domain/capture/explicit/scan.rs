@@ -30,6 +30,18 @@ const QUOTE_MARKER: char = '>';
 /// digit does not, so that `v1.2`, `example.com` and `?page=2` stay whole.
 const SENTENCE_TERMINATORS: &[char] = &['.', '!', '?', '。', '！', '？', '．', '…', ';', '；'];
 
+/// Whether `c` ends a sentence: a terminator, or an emoji, which in chat stands where a full
+/// stop would ("…keep that in mind pls 🙏 anyway the import is choking", "存一下😂 然后帮我").
+fn is_terminator(c: char) -> bool {
+    SENTENCE_TERMINATORS.contains(&c) || is_emoji(c)
+}
+
+/// The symbols of `text::is_symbol` but arrows and technical signs, which stand inside a
+/// sentence ("staging → prod", "⌘K").
+fn is_emoji(c: char) -> bool {
+    super::text::is_symbol(c) && !matches!(c as u32, 0x2190..=0x23FF | 0x2B00..=0x2BFF)
+}
+
 /// A sentence whose terminators hold one of these is a question.
 const QUESTION_MARKS: &[char] = &['?', '？'];
 
@@ -151,7 +163,7 @@ fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
     let mut chars = line[from..].char_indices().peekable();
     while let Some((offset, c)) = chars.next() {
         super::text::count_work(1);
-        if !SENTENCE_TERMINATORS.contains(&c) {
+        if !is_terminator(c) {
             continue;
         }
         let run_start = from + offset;
@@ -159,7 +171,7 @@ fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
         let mut all_ascii = c.is_ascii();
         let mut is_question = QUESTION_MARKS.contains(&c);
         while let Some(&(offset, next)) = chars.peek() {
-            if !SENTENCE_TERMINATORS.contains(&next) {
+            if !is_terminator(next) {
                 break;
             }
             run_end = from + offset + next.len_utf8();
@@ -676,6 +688,24 @@ mod tests {
         assert_eq!(
             split("Deploy on Fridays. B. Then we rest.").last(),
             Some(&"Then we rest")
+        );
+    }
+
+    #[test]
+    fn an_emoji_ends_a_sentence_and_an_arrow_does_not() {
+        assert_eq!(
+            split("keep that in mind pls 🙏 anyway the import is choking"),
+            ["keep that in mind pls", "anyway the import is choking"]
+        );
+        assert_eq!(
+            split("往脑子里存一下😂 然后帮我 squash 一下"),
+            ["往脑子里存一下", "然后帮我 squash 一下"]
+        );
+        // Joined and varied emoji are one end, not two sentences.
+        assert_eq!(split("done ❤️ next 👍🏽 ok"), ["done", "next", "ok"]);
+        assert_eq!(
+            split("promote staging → prod with ⌘K"),
+            ["promote staging → prod with ⌘K"]
         );
     }
 

@@ -32,11 +32,12 @@ pub const WEIGHTS_FILE: &str = "src/domain/guard/injection/guard.weights";
 static WEIGHTS: &[u8] = include_bytes!("guard.weights");
 
 /// A text is read as an instruction when the odds it is none fall below this; chosen on the
-/// development split (`train_models --tune`) so that few benign texts are flagged: from 0.5
-/// to 0.4 the look-alikes left alone rose from 0.960 to 0.969 and the instructions caught fell
-/// from 0.795 to 0.788, and a rule users keep, "Never force-push to main", is no longer read
-/// as one (none at 0.48).
-pub const FLAG_ODDS: f64 = 0.4;
+/// development split (`train_models --tune`) so that few benign texts are flagged: with
+/// blind11 trained on, from 0.4 to 0.3 the look-alikes left alone rose from 0.957 to 0.972
+/// and the instructions caught fell from 0.771 to 0.757, and a rule users keep, "Never
+/// force-push to main", is no longer read as one (none at 0.36). The round before, 0.5 to 0.4
+/// did the same for it (none at 0.48).
+pub const FLAG_ODDS: f64 = 0.3;
 
 /// Longer texts are cut here: a memory is short, and a long paste should not cost more.
 const MAX_CHARS: usize = 600;
