@@ -848,6 +848,9 @@ fn a_pointer_back_is_counted_in_words_and_unspaced_script_in_characters() {
     // Eight words point back, nine do not.
     assert!(points_back("one two three four five six seven eight"));
     assert!(!points_back("one two three four five six seven eight nine"));
-    // Korean is spaced: its syllables are not counted one by one.
-    assert!(points_back("이거 꼭 기억해 줘 다음에도 잊지 마"));
+    // Korean is spaced: its syllables are not counted one by one (these eight words are
+    // twenty-six syllables, nine words' worth of Chinese).
+    assert!(points_back(
+        "이번 결정은 꼭 기억해두고 다음 세션에서도 잊어버리지 말아줘"
+    ));
 }
