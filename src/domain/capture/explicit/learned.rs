@@ -321,6 +321,9 @@ const MAX_SENTENCE_BYTES: usize = 600;
 /// A sentence of at most this many words may point back at the one before it: "Please
 /// don't forget this again", "Note-le une fois pour toutes, merci".
 const POINTER_WORDS: usize = 8;
+/// How many sentences back a pointer may point: "X. You ran it against prod again. Don't
+/// forget it." points past the complaint at X.
+pub(super) const POINTER_REACH: usize = 3;
 /// Characters of unspaced script to a word, for that count: "これは決定事項として覚えておいて
 /// ください" is a pointer as short as "Remember it as a decision, please".
 const UNSPACED_PER_WORD: usize = 3;
@@ -360,7 +363,7 @@ pub enum Body<'a> {
 }
 
 /// One place a sentence's memory could be.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Proposal<'a> {
     /// What the sentence holds before the memory, and after it.
     pub head: &'a str,
@@ -368,6 +371,15 @@ pub struct Proposal<'a> {
     pub body: Body<'a>,
     /// The sentence after, when it is short: "X. Remember that." shows in X's proposal too.
     pub next: &'a str,
+    /// For a memory pointed back at: how many sentences lie between it and the pointer ("X.
+    /// You did it again. Remember that." skips one).
+    pub back: usize,
+}
+
+impl Default for Body<'_> {
+    fn default() -> Self {
+        Body::Span("")
+    }
 }
 
 /// Whether `c` is written without spaces between words, or glues its particles to words
@@ -405,7 +417,7 @@ fn boundaries(s: &str) -> Vec<usize> {
 pub fn proposals<'a>(
     s: &'a str,
     through_line: &'a str,
-    before: Option<&'a str>,
+    before: &[&'a str],
     next: &'a str,
     items: &[&'a str],
 ) -> Vec<Proposal<'a>> {
@@ -416,6 +428,7 @@ pub fn proposals<'a>(
         tail: "",
         body: Body::Span(trimmed),
         next,
+        ..Proposal::default()
     }];
     if !items.is_empty() {
         out.push(Proposal {
@@ -423,35 +436,22 @@ pub fn proposals<'a>(
             tail: "",
             body: Body::Items(items.to_vec()),
             next: "",
+            ..Proposal::default()
         });
     }
     if trimmed.len() > MAX_SENTENCE_BYTES {
         return out;
     }
-    let cuts = boundaries(trimmed);
+    let Edges { heads, tails } = edges(trimmed);
     let chars_to = |at: usize| trimmed[..at].chars().count();
-    let total = chars_to(trimmed.len());
     let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
-    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
-    // Where a memory may start: after a short opening, or after a mark wherever it is
-    // ("Remember this, because I've said it three times now: …").
-    let heads: Vec<usize> = cuts
-        .iter()
-        .copied()
-        .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
-        .collect();
-    // Where it may end: before a short ending, or before a mark.
-    let tails: Vec<usize> = cuts
-        .iter()
-        .copied()
-        .filter(|&at| total - chars_to(at) <= TAIL_REACH || before_mark(at))
-        .collect();
     for &at in &heads {
         out.push(Proposal {
             head: &trimmed[..at],
             tail: "",
             body: Body::Span(&trimmed[at..]),
             next,
+            ..Proposal::default()
         });
     }
     let more_on_line = through_line.len() > trimmed.len() && through_line.starts_with(trimmed);
@@ -462,6 +462,7 @@ pub fn proposals<'a>(
                 tail: "",
                 body: Body::Span(&through_line[at..]),
                 next: "",
+                ..Proposal::default()
             });
         }
         let rest = through_line[trimmed.len()..]
@@ -472,6 +473,7 @@ pub fn proposals<'a>(
             tail: "",
             body: Body::Span(rest),
             next: "",
+            ..Proposal::default()
         });
     }
     for &at in &tails {
@@ -480,6 +482,7 @@ pub fn proposals<'a>(
             tail: &trimmed[at..],
             body: Body::Span(&trimmed[..at]),
             next,
+            ..Proposal::default()
         });
     }
     // An opening and an ending both left out: "please remember: X, ok?", "あ、そうそう、X
@@ -497,20 +500,50 @@ pub fn proposals<'a>(
                 tail: &trimmed[end..],
                 body: Body::Span(&trimmed[head..end]),
                 next,
+                ..Proposal::default()
             });
         }
     }
-    if let Some(before) = before {
-        if is_short(trimmed) {
+    if is_short(trimmed) {
+        for (back, before) in before.iter().take(POINTER_REACH).enumerate() {
             out.push(Proposal {
-                head: "",
                 tail: trimmed,
                 body: Body::Before(before),
-                next: "",
+                back,
+                ..Proposal::default()
             });
         }
     }
     out
+}
+
+/// Where a memory in a sentence may start and end (byte offsets).
+struct Edges {
+    heads: Vec<usize>,
+    tails: Vec<usize>,
+}
+
+/// The `Edges` of `trimmed`: a memory starts after a short opening, or after a mark wherever
+/// it is ("Remember this, because I've said it three times now: …"); it ends before a short
+/// ending, or before a mark.
+fn edges(trimmed: &str) -> Edges {
+    let cuts = boundaries(trimmed);
+    let chars_to = |at: usize| trimmed[..at].chars().count();
+    let total = chars_to(trimmed.len());
+    let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
+    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
+    Edges {
+        heads: cuts
+            .iter()
+            .copied()
+            .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
+            .collect(),
+        tails: cuts
+            .iter()
+            .copied()
+            .filter(|&at| total - chars_to(at) <= TAIL_REACH || before_mark(at))
+            .collect(),
+    }
 }
 
 /// The model's input for a proposal; `rule_took` says whether the phrase tables took the same
@@ -571,7 +604,11 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             }
             input
         }
-        Body::Before(text) => input.named("points-back").text(Field::Body, text),
+        Body::Before(text) => input
+            .named("points-back")
+            .named_if(proposal.back > 0, "points-back:past")
+            .named_if(proposal.back > 1, "points-back:far")
+            .text(Field::Body, text),
         Body::Items(items) => {
             let mut input = input.named("list");
             for item in items.iter().take(3) {

@@ -259,6 +259,7 @@ fn a_proposal_s_edges_have_a_shape() {
             tail,
             body: learned::Body::Span("x"),
             next: "",
+            ..learned::Proposal::default()
         };
         let input = learned::input(&proposal, false, false);
         input
@@ -431,6 +432,7 @@ fn opening_cut(
         tail: "",
         body: learned::Body::Span(body),
         next: "",
+        ..learned::Proposal::default()
     };
     Scored {
         input: learned::input(&proposal, rule_took, rule_in_sentence),
@@ -831,7 +833,7 @@ fn a_sentence_that_asks_to_forget_gives_no_memory_and_its_neighbours_still_can()
 fn a_pointer_back_is_counted_in_words_and_unspaced_script_in_characters() {
     let before = "The genealogy site is a pnpm workspace";
     let points_back = |sentence: &'static str| {
-        learned::proposals(sentence, sentence, Some(before), "", &[])
+        learned::proposals(sentence, sentence, &[before], "", &[])
             .iter()
             .any(|p| p.body == learned::Body::Before(before))
     };
@@ -853,4 +855,130 @@ fn a_pointer_back_is_counted_in_words_and_unspaced_script_in_characters() {
     assert!(points_back(
         "이번 결정은 꼭 기억해두고 다음 세션에서도 잊어버리지 말아줘"
     ));
+}
+
+#[test]
+fn a_pointer_reaches_past_a_complaint() {
+    let fact = "The tuning logs live in the piano-routes bucket";
+    let complaint = "You wrote them to /tmp again";
+    let first = "Morning";
+    let farthest = "Ignore the lint warnings";
+    let pointer = "Don't forget it";
+    let proposals = learned::proposals(
+        pointer,
+        pointer,
+        &[complaint, fact, first, farthest],
+        "",
+        &[],
+    );
+    let pointing = |text: &str| {
+        proposals
+            .iter()
+            .filter(|p| p.body == learned::Body::Before(text))
+            .map(|p| (p.back, p.tail))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pointing(complaint), [(0, pointer)]);
+    assert_eq!(pointing(fact), [(1, pointer)]);
+    assert_eq!(pointing(first), [(2, pointer)]);
+    // Three sentences back at most.
+    assert!(pointing(farthest).is_empty());
+    // The features say how far back.
+    let named = |back: usize| {
+        let proposal = learned::Proposal {
+            tail: pointer,
+            body: learned::Body::Before(fact),
+            back,
+            ..learned::Proposal::default()
+        };
+        let names: Vec<String> = learned::input(&proposal, false, false)
+            .named
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| n.starts_with("points-back"))
+            .collect();
+        names
+    };
+    assert_eq!(named(0), ["points-back"]);
+    assert_eq!(named(1), ["points-back", "points-back:past"]);
+    assert_eq!(
+        named(2),
+        ["points-back", "points-back:past", "points-back:far"]
+    );
+}
+
+#[test]
+fn a_pointer_is_offered_the_sentences_since_the_last_memory_but_no_question() {
+    let kinds = learned::models().kind;
+    // What each sentence's proposals would keep, taking the first sentence's whole self when
+    // `take_first`.
+    let offered = |message: &str, take_first: bool| {
+        let mut seen: Vec<Vec<String>> = Vec::new();
+        walk(message, &kinds, |_, scored| {
+            let first = seen.is_empty();
+            seen.push(
+                scored
+                    .iter()
+                    .flat_map(|s| s.memories.iter().map(|(_, text)| text.clone()))
+                    .collect(),
+            );
+            (take_first && first).then_some(0)
+        });
+        seen
+    };
+    let message = "The logs live in the piano-routes bucket. Why are they in /tmp? You wrote them \
+                   there again. Don't forget it.";
+    let seen = offered(message, false);
+    let pointer = seen.last().unwrap();
+    assert!(pointer
+        .iter()
+        .any(|t| t == "The logs live in the piano-routes bucket"));
+    assert!(pointer.iter().any(|t| t == "You wrote them there again"));
+    assert!(!pointer.iter().any(|t| t.contains("Why are they")));
+    // Once a sentence gave a memory, a pointer after it points at nothing before it.
+    let seen = offered(message, true);
+    let pointer = seen.last().unwrap();
+    assert!(!pointer
+        .iter()
+        .any(|t| t == "The logs live in the piano-routes bucket"));
+    assert!(pointer.iter().any(|t| t == "You wrote them there again"));
+}
+
+#[test]
+fn a_pointer_is_offered_sentences_read_as_asking_nothing_but_no_question() {
+    let kinds = learned::models().kind;
+    let text = "The logs live in the piano-routes bucket. Why are they in /tmp? You wrote them \
+                there again. Don't forget it.";
+    let rules = rules_over(text, usize::MAX);
+    let mut ignored = (HashSet::new(), HashSet::new());
+    let mut read = 0;
+    let mut pointer: Vec<String> = Vec::new();
+    walk_read(
+        text,
+        &rules,
+        &kinds,
+        (&mut ignored.0, &mut ignored.1),
+        // Only the last sentence asks.
+        |_, _| {
+            read += 1;
+            if read == 4 {
+                Reading::Asks
+            } else {
+                Reading::Nothing
+            }
+        },
+        |_, _| true,
+        |_, scored, _| {
+            pointer = scored
+                .iter()
+                .flat_map(|s| s.memories.iter().map(|(_, text)| text.clone()))
+                .collect();
+            None
+        },
+    );
+    assert!(pointer
+        .iter()
+        .any(|t| t == "The logs live in the piano-routes bucket"));
+    assert!(pointer.iter().any(|t| t == "You wrote them there again"));
+    assert!(!pointer.iter().any(|t| t.contains("Why are they")));
 }

@@ -424,7 +424,7 @@ pub fn walk_refusals(
 fn propose<'a>(
     sentence: &'a str,
     through_line: &'a str,
-    pointed_at: Option<&'a str>,
+    pointed_at: &[&'a str],
     next: &'a str,
     items: &[&'a str],
     (rule_texts, rule_in_sentence): (&HashSet<&str>, bool),
@@ -442,13 +442,14 @@ fn propose<'a>(
                     tail,
                     body,
                     next,
+                    ..learned::Proposal::default()
                 });
             }
         }
     }
     // Whether any text the proposals read may say whom the memory is for.
     let addressed = addressee::mentions_any(through_line)
-        || pointed_at.is_some_and(addressee::mentions_any)
+        || pointed_at.iter().any(|s| addressee::mentions_any(s))
         || items.iter().any(|item| addressee::mentions_any(item));
     // Whether the sentence says its memory recurs or holds for the task at hand, read once
     // for all its proposals.
@@ -525,9 +526,9 @@ fn walk_read(
     // Every memory: the caller keeps the first ones.
     let mut memories = Collector::with_limit(usize::MAX);
     let mut previous: Option<&str> = None;
-    // Whether the previous sentence gave a memory: then a pointer after it ("X. Remember
-    // that.") was read with it, and points at nothing more.
-    let mut previous_taken = false;
+    // The sentences since the last one that gave a memory, nearest first: what a pointer may
+    // point back at.
+    let mut untaken: Vec<&str> = Vec::new();
     // Whether the previous sentence's memory was chosen reading this one as its next
     // ("X. Remember that decision please."): this one was read with it already.
     let mut read_next = false;
@@ -549,7 +550,6 @@ fn walk_read(
             } else {
                 (Vec::new(), index)
             };
-            let pointed_at = if previous_taken { None } else { previous };
             let from = sentence.as_ptr() as usize - line.as_ptr() as usize;
             let rule_in_sentence = rule_texts.iter().any(|t| sentence.contains(t));
             // The sentences around hold a memory this one points at only when this one holds
@@ -612,7 +612,7 @@ fn walk_read(
                     propose(
                         sentence,
                         through_line,
-                        pointed_at,
+                        &untaken,
                         next,
                         &items,
                         (&rule_texts, rule_in_sentence),
@@ -625,15 +625,23 @@ fn walk_read(
                 });
             let Some((proposals, scored)) = proposed else {
                 left.extend(deciding.iter().map(|t| t.to_string()));
-                previous_taken = false;
                 read_next = false;
                 if !is_question {
                     previous = Some(sentence);
+                    untaken.insert(0, sentence);
+                    untaken.truncate(learned::POINTER_REACH);
                 }
                 continue;
             };
             let chosen = choose(&sentence_input, &scored, refusal);
-            previous_taken = chosen.is_some();
+            // A sentence that gave a memory was read with a pointer after it ("X. Remember
+            // that."): one after it points at nothing before it.
+            if chosen.is_some() {
+                untaken.clear();
+            } else if !is_question {
+                untaken.insert(0, sentence);
+                untaken.truncate(learned::POINTER_REACH);
+            }
             read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());
             if let Some(chosen) = chosen {
                 for (scope, text) in &scored[chosen].memories {
