@@ -119,6 +119,18 @@ pub const INVISIBLE: &[(char, char, &str)] = &[
     ('\u{E0100}', '\u{E01EF}', "variation selectors supplement"),
 ];
 
+/// Whether `c` is Chinese or Japanese script, written without spaces between words: kana, and
+/// the CJK ideographs (unified, extension A, compatibility).
+pub fn is_han_or_kana(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
+}
+
+/// Whether `c` is a Hangul syllable: Korean, spaced between words but gluing its particles to
+/// them.
+pub fn is_hangul_syllable(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7A3)
+}
+
 /// Line and paragraph separators that `char::is_control` does not cover.
 const LINE_SEPARATORS: &[char] = &['\u{2028}', '\u{2029}'];
 

@@ -4,6 +4,8 @@
 //! before, inside or after a candidate memory), so a word weighs differently where it stands.
 //! Named features (what a rule concluded, a shape of the text) come from the caller.
 
+use crate::domain::base::text::{is_han_or_kana, is_hangul_syllable};
+
 /// Which part of the input a feature comes from; part of the feature's hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -79,12 +81,6 @@ fn fold(c: char) -> impl Iterator<Item = char> {
     std::iter::once(folded.unwrap_or(c))
 }
 
-/// Whether `c` is written without spaces between words (Chinese, Japanese), so its n-grams
-/// stand for words.
-fn is_unspaced(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF)
-}
-
 /// Calls `sink` with every feature of `text` in `field`. The character n-grams and the words
 /// each share a weight of one over the square root of their count, so a long text does not
 /// outweigh a short one.
@@ -111,7 +107,7 @@ fn for_each_token(normal: &str, mut f: impl FnMut(&str, usize)) {
         if c.is_ascii() {
             c.is_ascii_alphanumeric() || c == '\'' || c == '_'
         } else {
-            c.is_alphanumeric() && !is_unspaced(c)
+            c.is_alphanumeric() && !is_han_or_kana(c)
         }
     };
     let mut start: Option<usize> = None;
@@ -123,7 +119,7 @@ fn for_each_token(normal: &str, mut f: impl FnMut(&str, usize)) {
         if let Some(from) = start.take() {
             f(&normal[from..at], from);
         }
-        if !c.is_ascii() && is_unspaced(c) {
+        if !c.is_ascii() && is_han_or_kana(c) {
             f(&normal[at..at + c.len_utf8()], at);
         }
     }
@@ -143,7 +139,7 @@ fn masked(normal: &str, known: Known) -> String {
         out.push_str(&normal[copied..at]);
         let (stem, ending) = known_affixes(token, known);
         out.push_str(stem);
-        if !(stem.is_empty() && out.ends_with('_') && token.chars().all(is_unspaced)) {
+        if !(stem.is_empty() && out.ends_with('_') && token.chars().all(is_han_or_kana)) {
             out.push('_');
         }
         out.push_str(ending);
@@ -151,11 +147,6 @@ fn masked(normal: &str, known: Known) -> String {
     });
     out.push_str(&normal[copied..]);
     out
-}
-
-/// Whether `c` is a Hangul syllable.
-fn is_hangul(c: char) -> bool {
-    matches!(c as u32, 0xAC00..=0xD7A3)
 }
 
 /// How a stem the models know is written in the vocabulary: "기억해~".
@@ -175,10 +166,10 @@ pub fn hangul_affixes(token: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (n, &at) in bounds.iter().enumerate() {
         let (stem, ending) = token.split_at(at);
-        if n >= 1 && stem.chars().all(is_hangul) {
+        if n >= 1 && stem.chars().all(is_hangul_syllable) {
             out.push(stem_entry(stem));
         }
-        if ending.chars().count() <= 4 && ending.chars().all(is_hangul) {
+        if ending.chars().count() <= 4 && ending.chars().all(is_hangul_syllable) {
             out.push(ending_entry(ending));
         }
     }
@@ -189,7 +180,7 @@ pub fn hangul_affixes(token: &str) -> Vec<String> {
 /// "기억해주셈" is "기억해" and "셈", "형식이라는" ends in "이라는"), so that the request and
 /// the mood it is said in still read when the word as a whole is rare. Empty for any other word.
 fn known_affixes(token: &str, known: Known) -> (&str, &str) {
-    if !token.chars().any(is_hangul) {
+    if !token.chars().any(is_hangul_syllable) {
         return ("", "");
     }
     let bounds: Vec<usize> = token.char_indices().map(|(i, _)| i).skip(1).collect();
@@ -200,7 +191,7 @@ fn known_affixes(token: &str, known: Known) -> (&str, &str) {
         .filter(|&at| at > token.chars().next().map_or(0, char::len_utf8))
         .find(|&at| {
             let stem = &token[..at];
-            stem.chars().all(is_hangul) && (known(stem) || known(&stem_entry(stem)))
+            stem.chars().all(is_hangul_syllable) && (known(stem) || known(&stem_entry(stem)))
         })
         .unwrap_or(0);
     let ending_start = bounds
@@ -209,7 +200,7 @@ fn known_affixes(token: &str, known: Known) -> (&str, &str) {
         .filter(|&at| at >= stem_end)
         .find(|&at| {
             let ending = &token[at..];
-            ending.chars().all(is_hangul) && known(&ending_entry(ending))
+            ending.chars().all(is_hangul_syllable) && known(&ending_entry(ending))
         })
         .unwrap_or(token.len());
     (&token[..stem_end], &token[ending_start..])
@@ -273,11 +264,11 @@ pub fn each_feature_known(
         }
     }
     let words: Vec<&str> = normal
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_') || is_unspaced(c))
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_') || is_han_or_kana(c))
         .filter(|w| !w.is_empty())
         .collect();
     let unspaced: Vec<&str> = normal
-        .split(|c: char| !is_unspaced(c))
+        .split(|c: char| !is_han_or_kana(c))
         .filter(|w| !w.is_empty())
         .collect();
     let count = words.len() * 2

@@ -12,6 +12,7 @@ use crate::domain::base::classifier::{
     Blend, Contribution, ConvWeights, Field, Input, Prediction, Weights,
 };
 
+use crate::domain::base::text::{is_han_or_kana, is_hangul_syllable};
 use crate::domain::memory::kind::MemoryType;
 
 use super::recurrence::{self, RECURRING, TASK_BOUND};
@@ -334,7 +335,7 @@ fn is_short(sentence: &str) -> bool {
     let mut unspaced: usize = 0;
     let mut in_word = false;
     for c in sentence.chars() {
-        if is_unspaced(c) && !is_hangul(c) {
+        if is_unspaced(c) && !is_hangul_syllable(c) {
             unspaced += 1;
             in_word = false;
         } else if c.is_alphanumeric() {
@@ -345,10 +346,6 @@ fn is_short(sentence: &str) -> bool {
         }
     }
     words + unspaced.div_ceil(UNSPACED_PER_WORD) <= POINTER_WORDS
-}
-
-fn is_hangul(c: char) -> bool {
-    matches!(c as u32, 0xAC00..=0xD7AF)
 }
 
 /// Where a proposal's memory text comes from.
@@ -385,7 +382,7 @@ impl Default for Body<'_> {
 /// Whether `c` is written without spaces between words, or glues its particles to words
 /// (Korean), so that any character boundary may start a memory.
 fn is_unspaced(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
+    is_han_or_kana(c) || is_hangul_syllable(c)
 }
 
 /// The byte offsets of `s` where a memory may start or end: word starts and ends, and every

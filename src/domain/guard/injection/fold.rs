@@ -15,7 +15,7 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::domain::base::text::is_invisible;
+use crate::domain::base::text::{is_han_or_kana, is_invisible};
 
 /// Letters of other scripts that look like a Latin letter, after lowercasing, and that letter.
 /// NFKC already maps fullwidth, circled and mathematical letters; these it leaves alone.
@@ -144,16 +144,6 @@ fn collapsed(text: &str) -> String {
     out
 }
 
-/// Chinese and Japanese write no spaces between words: a space between two of their
-/// characters is obfuscation or layout.
-fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' // kana
-        | '\u{3400}'..='\u{4DBF}' // CJK extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
-        | '\u{F900}'..='\u{FAFF}') // CJK compatibility ideographs
-}
-
 /// A token of the normalized text (a run of letters and digits) and how many separator characters came
 /// before it; `None` marks a sentence end.
 fn tokens(normalized: &str) -> Vec<Option<(String, usize)>> {
@@ -226,7 +216,7 @@ fn words(normalized: &str) -> (String, bool) {
         let glue = out
             .chars()
             .last()
-            .is_some_and(|last| is_cjk(last) && joined.starts_with(is_cjk));
+            .is_some_and(|last| is_han_or_kana(last) && joined.starts_with(is_han_or_kana));
         if !out.is_empty() && !out.ends_with('\n') && !glue {
             out.push(' ');
         }
