@@ -335,7 +335,7 @@ fn is_short(sentence: &str) -> bool {
     let mut unspaced: usize = 0;
     let mut in_word = false;
     for c in sentence.chars() {
-        if is_unspaced(c) && !is_hangul_syllable(c) {
+        if is_han_or_kana(c) {
             unspaced += 1;
             in_word = false;
         } else if c.is_alphanumeric() {
