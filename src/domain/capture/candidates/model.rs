@@ -7,6 +7,7 @@
 //! learned by `examples/train_models.rs` from `tests/fixtures/capture/`.
 
 use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
+use crate::domain::capture::explicit::recurrence::{mentions, RECURRING, TASK_BOUND};
 
 use super::{judged_text, Candidate, Rejection};
 
@@ -32,7 +33,7 @@ pub const CLASSES: [&str; 20] = [
     "phase",
     "other",
 ];
-pub const BITS: u32 = 13;
+pub const BITS: u32 = 15;
 
 /// The class of a line labelled `kind`, kept (`durable`) or not.
 pub fn class_of(keep: bool, kind: &str) -> usize {
@@ -82,7 +83,9 @@ pub fn input<'a>(candidate: &'a Candidate, hits: &[Rejection]) -> Input<'a> {
         .named(tag(candidate))
         .named_if(judged.len() != candidate.text.len(), "opener")
         .named_if(hits.is_empty(), "rule:none")
-        .named(specificity(judged));
+        .named(specificity(judged))
+        .named_if(mentions(&candidate.text, TASK_BOUND), "task-bound")
+        .named_if(mentions(&candidate.text, RECURRING), "recurring");
     for hit in hits {
         input = input.named(hit.name());
     }

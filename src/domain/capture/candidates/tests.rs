@@ -1036,3 +1036,29 @@ fn the_model_rejects_only_above_the_odds() {
         assert!(gate_text_at(at(p - 1e-9), text).is_err(), "{text}: {p}");
     }
 }
+
+#[test]
+fn the_gate_reads_words_of_recurrence_and_of_the_task_at_hand() {
+    let named = |text: &str| {
+        let line = candidate(MemoryType::Feedback, text);
+        model::input(&line, &[])
+            .named
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| n == "task-bound" || n == "recurring")
+            .collect::<Vec<String>>()
+    };
+    assert_eq!(
+        named("User wants the flaky login test fixed today"),
+        ["task-bound"]
+    );
+    assert_eq!(
+        named("Always run the migrations in a transaction"),
+        ["recurring"]
+    );
+    assert_eq!(
+        named("ユーザーは毎回のリリース前に今回の変更点を確認したい"),
+        ["task-bound", "recurring"]
+    );
+    assert!(named("User prefers terse answers").is_empty());
+}

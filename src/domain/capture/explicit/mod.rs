@@ -32,7 +32,7 @@ mod language;
 pub mod learned;
 pub mod recall;
 pub mod recall_model;
-mod recurrence;
+pub mod recurrence;
 mod scan;
 pub mod spelling;
 mod text;
