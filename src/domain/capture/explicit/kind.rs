@@ -680,6 +680,15 @@ pub fn named_type(text: &str) -> Option<MemoryType> {
     }
 }
 
+/// Whether `words` call something a decision or a choice made ("keep this decision", "这个决定你
+///记一下", "決定として残して"): said of a memory by the request around it, they make it one.
+pub fn names_decision(words: &str) -> bool {
+    let normalized = normalize(words);
+    DECISION_WORDS
+        .iter()
+        .any(|word| has_word(&normalized, word))
+}
+
 /// Lowercase, one space between words, typographic apostrophes made plain.
 fn normalize(text: &str) -> String {
     text.split_whitespace()

@@ -249,10 +249,22 @@ pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -
     }
 }
 
-/// The type of a memory of `text` from `sentence`.
-pub fn type_of(weights: &Weights, text: &str, sentence: &str) -> MemoryType {
-    // A choice the user calls a decision is one, whatever else its words say.
-    if super::kind::named_type(text) == Some(MemoryType::Decision) {
+/// The type of a memory of `text` from `sentence`, read with the sentence `next` after it.
+pub fn type_of(weights: &Weights, text: &str, sentence: &str, next: &str) -> MemoryType {
+    // A choice the user calls a decision is one, whatever else its words say: in the memory
+    // ("we decided …") or in the request that asks to keep it ("Decision made: X", "X. Keep
+    // this decision."): the words of `sentence` around the memory, or all of them when the
+    // memory comes from elsewhere (a sentence pointed back at, a list's item), and `next`,
+    // the short sentence after it that its proposal read.
+    let request = match sentence.find(text) {
+        Some(at) => [&sentence[..at], &sentence[at + text.len()..], next],
+        None => [sentence, "", next],
+    };
+    if super::kind::named_type(text) == Some(MemoryType::Decision)
+        || request
+            .iter()
+            .any(|words| super::kind::names_decision(words))
+    {
         return MemoryType::Decision;
     }
     let rule_type = super::classify(text);

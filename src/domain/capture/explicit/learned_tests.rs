@@ -380,6 +380,44 @@ fn a_choice_called_a_decision_is_one() {
 }
 
 #[test]
+fn a_memory_the_request_calls_a_decision_is_one() {
+    let kinds = learned::models().kind;
+    let fact =
+        "the inventory moves from Airtable to a Django app, because the API limit broke the sync";
+    // The request around the memory in its sentence, the short sentence after it, or the
+    // pointer a memory pointed back at comes from.
+    for (sentence, next) in [
+        (format!("Decision made this morning: {fact}."), ""),
+        (format!("{fact}."), "Please record it as a decision."),
+        ("这个决定你记一下。".to_string(), ""),
+        ("Keep that decision, and the reason.".to_string(), ""),
+    ] {
+        assert_eq!(
+            learned::type_of(&kinds, fact, &sentence, next),
+            MemoryType::Decision,
+            "{sentence:?} {next:?}"
+        );
+    }
+    // A request that names no choice leaves the type to the memory's words.
+    let rule = "never restart the dosing pump during feeding hours";
+    for (text, sentence, next) in [
+        (rule, format!("Remember: {rule}."), ""),
+        (rule, format!("{rule}."), "Remember that."),
+        (fact, format!("{fact}."), "Remember that."),
+        (fact, "Keep that in mind.".to_string(), ""),
+    ] {
+        assert_ne!(
+            learned::type_of(&kinds, text, &sentence, next),
+            MemoryType::Decision,
+            "{sentence:?} {next:?}"
+        );
+    }
+    assert!(!kind::names_decision("please remember this for next time"));
+    assert!(kind::names_decision("決定として残しといて"));
+    assert!(kind::names_decision("Guárdalo como decisión del equipo"));
+}
+
+#[test]
 fn what_the_tables_took_and_the_models_left_is_counted_for_the_agent() {
     let message = "Fix the header. Also remember to run the tests before you finish this.";
     let captured = capture_counted(message);

@@ -645,7 +645,7 @@ fn walk_read(
             read_next = chosen.is_some_and(|at| !proposals[at].next.is_empty());
             if let Some(chosen) = chosen {
                 for (scope, text) in &scored[chosen].memories {
-                    let kind = learned::type_of(kinds, text, sentence);
+                    let kind = learned::type_of(kinds, text, sentence, proposals[chosen].next);
                     // The tables read whom a memory is for across the whole request ("for
                     // all my projects, remember …"); a proposal reads its own words only.
                     let scope = rules
