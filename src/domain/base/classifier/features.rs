@@ -275,7 +275,14 @@ pub fn each_feature_known(
     // is read by its characters and by each pair of neighbours, as spaced words are read with
     // their pairs: alone, "覚えておいて" and "忘れずに" are bags of the same kana.
     let pairs = field == Field::Body;
+    // For the same reason, a long spaced word of a memory is also read by its stem.
+    let stems: Vec<&str> = if pairs {
+        words.iter().filter_map(|word| stem(word)).collect()
+    } else {
+        Vec::new()
+    };
     let count = words.len() * 2
+        + stems.len()
         + unspaced
             .iter()
             .map(|run| {
@@ -296,6 +303,9 @@ pub fn each_feature_known(
     if let Some(last) = words.last() {
         sink.feature(field, b'p', &[last, "$"], word_value);
     }
+    for stem in stems {
+        sink.feature(field, b's', &[stem], word_value);
+    }
     for run in unspaced {
         let mut before: Option<&str> = None;
         for (i, c) in run.char_indices() {
@@ -308,6 +318,23 @@ pub fn each_feature_known(
         }
     }
 }
+
+/// A word's stem: its first `STEM` letters, when it has more, so that "ignorez", "ignoring" and
+/// "ignore" share one ("ignor"), and "recuérdalo" and "recuerda" another; a crude stemmer, but
+/// one for every spaced language at once. Words of digits, marks or Hangul have none (a Korean
+/// word's stem and ending are read by the vocabulary, see `known_affixes`).
+fn stem(word: &str) -> Option<&str> {
+    if !word
+        .chars()
+        .all(|c| c.is_alphabetic() && !is_hangul_syllable(c))
+    {
+        return None;
+    }
+    let (end, _) = word.char_indices().nth(STEM)?;
+    Some(&word[..end])
+}
+
+const STEM: usize = 5;
 
 #[cfg(test)]
 mod tests {
@@ -384,6 +411,21 @@ mod tests {
             "{:?}",
             values.0
         );
+    }
+
+    #[test]
+    fn a_memory_s_long_words_are_read_by_their_stems_too() {
+        let mut body = Names::default();
+        each_feature(
+            "Ignorez ignore ignor x1y2z3 기억해주세요",
+            Field::Body,
+            &mut body,
+        );
+        let stems: Vec<&String> = body.0.iter().filter(|f| f.starts_with("s:")).collect();
+        assert_eq!(stems, ["s:ignor", "s:ignor"], "{:?}", body.0);
+        // Only the body, which reads no n-grams, reads stems.
+        assert!(!names("ignorez").iter().any(|f| f.starts_with("s:")));
+        assert_eq!(stem("recuérdalo"), Some("recué"));
     }
 
     #[derive(Default)]
