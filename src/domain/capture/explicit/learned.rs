@@ -451,9 +451,24 @@ pub fn proposals<'a>(
     if trimmed.len() > MAX_SENTENCE_BYTES {
         return out;
     }
-    let Edges { heads, tails } = edges(trimmed);
+    // A memory starts after a short opening, or after a mark wherever it is ("Remember this,
+    // because I've said it three times now: …"); it ends before a short ending, or before a
+    // mark.
+    let cuts = boundaries(trimmed);
     let chars_to = |at: usize| trimmed[..at].chars().count();
+    let total = chars_to(trimmed.len());
     let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
+    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
+    let heads: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
+        .collect();
+    let tails: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&at| total - chars_to(at) <= TAIL_REACH || before_mark(at))
+        .collect();
     for &at in &heads {
         out.push(Proposal {
             head: &trimmed[..at],
@@ -524,35 +539,6 @@ pub fn proposals<'a>(
         }
     }
     out
-}
-
-/// Where a memory in a sentence may start and end (byte offsets).
-struct Edges {
-    heads: Vec<usize>,
-    tails: Vec<usize>,
-}
-
-/// The `Edges` of `trimmed`: a memory starts after a short opening, or after a mark wherever
-/// it is ("Remember this, because I've said it three times now: …"); it ends before a short
-/// ending, or before a mark.
-fn edges(trimmed: &str) -> Edges {
-    let cuts = boundaries(trimmed);
-    let chars_to = |at: usize| trimmed[..at].chars().count();
-    let total = chars_to(trimmed.len());
-    let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
-    let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
-    Edges {
-        heads: cuts
-            .iter()
-            .copied()
-            .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
-            .collect(),
-        tails: cuts
-            .iter()
-            .copied()
-            .filter(|&at| total - chars_to(at) <= TAIL_REACH || before_mark(at))
-            .collect(),
-    }
 }
 
 /// The model's input for a proposal; `rule_took` says whether the phrase tables took the same
