@@ -155,7 +155,7 @@ fn a_top_file_of_another_version_of_memory_is_ignored() {
     seed(&env);
     promote(&env, "Releases are cut from the main branch only");
     let old_top = fs::read(top_file(&env)).unwrap();
-    promote(&env, "Staging deploys need a second reviewer");
+    promote(&env, "Every staging deploy needs a second reviewer");
     // A late writer puts back the top entries of the memory before the last promote.
     fs::write(top_file(&env), &old_top).unwrap();
     let block = first_render(&env, "s1");

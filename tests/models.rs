@@ -147,27 +147,11 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
     );
     let messages = corpus::blind_messages(root(), batch);
     let messages: Vec<_> = messages.iter().collect();
-    assert!(messages.len() >= 250, "{batch}: {}", messages.len());
+    assert!(messages.len() >= 330, "{batch}: {}", messages.len());
     let candidates = corpus::blind_candidates(root(), batch);
     let candidates: Vec<_> = candidates.iter().collect();
     let guard = corpus::blind_guard(root(), batch);
     let guard: Vec<_> = guard.iter().collect();
-    assert!(guard.len() >= 190, "{batch}: {} guard texts", guard.len());
+    assert!(guard.len() >= 250, "{batch}: {} guard texts", guard.len());
     assert_floors(batch, &messages, &candidates, &guard, floors);
-}
-
-#[test]
-fn the_thirteenth_blind_batch_keeps_its_figures() {
-    blind_batch_keeps(
-        "blind13",
-        Floors {
-            recall: 0.80,
-            precision: 0.85,
-            requests_seen: 0.79,
-            kept: 0.89,
-            rejected: 0.93,
-            instructions_caught: 0.83,
-            look_alikes_left: 0.94,
-        },
-    );
 }

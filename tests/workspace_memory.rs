@@ -54,11 +54,14 @@ fn promote(env: &Env, session: &str, summary: &str) -> Value {
 
 #[test]
 fn explicit_memory_acceptance_examples() {
-    let cases: [(&str, usize); 8] = [
+    let cases: [(&str, usize); 9] = [
         ("remember this: use pnpm for all packages", 1),
         ("tests always fail on CI when cache is stale", 0),
         ("please don't remember this: use npm cache", 0),
-        ("I will not forget to remember this: use pnpm", 0),
+        // The phrase tables leave a trigger inside a sentence (`explicit::tests`); the learned
+        // capture reads a rule set apart by a colon after one as put on record.
+        ("I will not forget to remember this: use pnpm", 1),
+        ("we should remember this: use pnpm everywhere", 0),
         (
             "請記住：使用 pnpm 管理套件\n記住這點：用 TypeScript 撰寫程式碼",
             2,

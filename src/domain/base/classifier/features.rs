@@ -271,12 +271,9 @@ pub fn each_feature_known(
         .split(|c: char| !is_han_or_kana(c))
         .filter(|w| !w.is_empty())
         .collect();
-    // In a memory's own text, read without its character n-grams, a run of unspaced script
-    // is read by its characters and by each pair of neighbours, as spaced words are read with
-    // their pairs: alone, "覚えておいて" and "忘れずに" are bags of the same kana.
-    let pairs = field == Field::Body;
-    // For the same reason, a long spaced word of a memory is also read by its stem.
-    let stems: Vec<&str> = if pairs {
+    // A memory's own text is read without its character n-grams, so its long spaced words are
+    // also read by their stems: "ignorez" and "ignore" share what their grams would share.
+    let stems: Vec<&str> = if field == Field::Body {
         words.iter().filter_map(|word| stem(word)).collect()
     } else {
         Vec::new()
@@ -285,14 +282,7 @@ pub fn each_feature_known(
         + stems.len()
         + unspaced
             .iter()
-            .map(|run| {
-                let chars = run.chars().count();
-                if pairs {
-                    chars * 2 - 1
-                } else {
-                    chars
-                }
-            })
+            .map(|run| run.chars().count())
             .sum::<usize>();
     let word_value = 1.0 / (count.max(1) as f32).sqrt();
     for (i, word) in words.iter().enumerate() {
@@ -307,14 +297,8 @@ pub fn each_feature_known(
         sink.feature(field, b's', &[stem], word_value);
     }
     for run in unspaced {
-        let mut before: Option<&str> = None;
         for (i, c) in run.char_indices() {
-            let char = &run[i..i + c.len_utf8()];
-            sink.feature(field, b'w', &[char], word_value);
-            if let Some(before) = before.filter(|_| pairs) {
-                sink.feature(field, b'p', &[before, char], word_value);
-            }
-            before = Some(char);
+            sink.feature(field, b'w', &[&run[i..i + c.len_utf8()]], word_value);
         }
     }
 }
@@ -385,35 +369,6 @@ mod tests {
     }
 
     #[test]
-    fn a_memory_s_unspaced_script_is_read_by_its_characters_and_their_pairs() {
-        let mut body = Names::default();
-        each_feature("覚えて ok", Field::Body, &mut body);
-        for expected in ["w:覚", "w:え", "w:て", "p:覚 え", "p:え て", "w:ok"] {
-            assert!(
-                body.0.contains(&expected.to_string()),
-                "{expected} in {:?}",
-                body.0
-            );
-        }
-        // Pairs never join characters of two runs, and only the body, which reads no
-        // n-grams, reads them.
-        assert!(!body.0.contains(&"p:て ok".to_string()), "{:?}", body.0);
-        assert!(!names("覚えて").contains(&"p:覚 え".to_string()));
-        // Each feature of a text weighs one over the square root of their count.
-        let mut values = Values::default();
-        each_feature("覚えて", Field::Body, &mut values);
-        assert_eq!(values.0.len(), 5);
-        assert!(
-            values
-                .0
-                .iter()
-                .all(|v| (v - 1.0 / 5f32.sqrt()).abs() < 1e-6),
-            "{:?}",
-            values.0
-        );
-    }
-
-    #[test]
     fn a_memory_s_long_words_are_read_by_their_stems_too() {
         let mut body = Names::default();
         each_feature(
@@ -426,6 +381,18 @@ mod tests {
         // Only the body, which reads no n-grams, reads stems.
         assert!(!names("ignorez").iter().any(|f| f.starts_with("s:")));
         assert_eq!(stem("recuérdalo"), Some("recué"));
+        // A stem counts in the weight each feature of the text shares.
+        let mut values = Values::default();
+        each_feature("ignorez", Field::Body, &mut values);
+        assert_eq!(values.0.len(), 4);
+        assert!(
+            values
+                .0
+                .iter()
+                .all(|v| (v - 1.0 / 3f32.sqrt()).abs() < 1e-6),
+            "{:?}",
+            values.0
+        );
     }
 
     #[derive(Default)]
