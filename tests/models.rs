@@ -130,11 +130,11 @@ fn the_test_split_keeps_its_figures() {
     let floors = Floors {
         recall: 0.78,
         precision: 0.82,
-        requests_seen: 0.84,
-        kept: 0.92,
-        rejected: 0.90,
-        instructions_caught: 0.78,
-        look_alikes_left: 0.93,
+        requests_seen: 0.86,
+        kept: 0.93,
+        rejected: 0.92,
+        instructions_caught: 0.82,
+        look_alikes_left: 0.94,
     };
     assert_floors("test split", &messages, &candidates, &guard, floors);
 }
@@ -154,4 +154,20 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
     let guard: Vec<_> = guard.iter().collect();
     assert!(guard.len() >= 250, "{batch}: {} guard texts", guard.len());
     assert_floors(batch, &messages, &candidates, &guard, floors);
+}
+
+#[test]
+fn the_fourteenth_blind_batch_keeps_its_figures() {
+    blind_batch_keeps(
+        "blind14",
+        Floors {
+            recall: 0.77,
+            precision: 0.81,
+            requests_seen: 0.90,
+            kept: 0.90,
+            rejected: 0.93,
+            instructions_caught: 0.84,
+            look_alikes_left: 0.94,
+        },
+    );
 }
