@@ -219,7 +219,41 @@ fn ends_with_abbreviation(before: &str, after: &str) -> bool {
         || opens_pair
         || closes_pair
         || (is(NUMBER_ABBREVIATIONS) && after.starts_with(|c: char| c.is_ascii_digit()))
+        || is_ordinal_or_date(word, &before[..word_start], after)
 }
+
+/// Whether the full stop after `number` marks an ordinal or a date rather than a sentence's
+/// end: after a word a day's ordinal follows, a day and month before a lowercase word ("am
+/// 11.11. um 11:11 Uhr"), or a number of one or two digits before a capital ("ab dem 1.
+/// Advent"). A sentence ends after a count or a version ("it failed 3 times. then …", "at 12.
+/// Thanks", "release 1.2. then …").
+fn is_ordinal_or_date(number: &str, before: &str, after: &str) -> bool {
+    let groups: Vec<&str> = number.split('.').collect();
+    let short_groups = groups
+        .iter()
+        .all(|g| (1..=2).contains(&g.len()) && g.bytes().all(|b| b.is_ascii_digit()));
+    if !short_groups {
+        return false;
+    }
+    let word_before = before
+        .trim_end()
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("");
+    let date = groups.len() > 1;
+    ORDINAL_OPENERS.contains(&word_before)
+        && after.starts_with(if date {
+            char::is_lowercase
+        } else {
+            char::is_uppercase
+        })
+}
+
+/// The German words a day's ordinal follows ("am 1. Mai", "ab dem 3. Advent", "bis zum 15.
+/// Januar"); German writes ordinals as a number and a full stop, other languages do not.
+const ORDINAL_OPENERS: &[&str] = &[
+    "am", "dem", "den", "der", "zum", "zur", "vom", "im", "bis", "ab", "seit", "jeden",
+];
 
 /// Spans of a line that are not the user speaking: inline code and quotations.
 pub(super) struct Spans {
@@ -707,6 +741,22 @@ mod tests {
             split("promote staging → prod with ⌘K"),
             ["promote staging → prod with ⌘K"]
         );
+    }
+
+    #[test]
+    fn an_ordinal_or_a_date_ends_no_sentence_and_a_count_does() {
+        assert_eq!(
+            split("Die Frist endet am 11.11. um 11:11 Uhr, ab dem 1. Advent gilt der Winterplan. Merk dir das."),
+            [
+                "Die Frist endet am 11.11. um 11:11 Uhr, ab dem 1. Advent gilt der Winterplan",
+                "Merk dir das"
+            ]
+        );
+        assert_eq!(
+            split("the import failed 3 times. then it passed. Keep the retry at 12. Thanks"),
+            ["the import failed 3 times", "then it passed", "Keep the retry at 12", "Thanks"]
+        );
+        assert_eq!(split("release 1.2. then tag it"), ["release 1.2", "then tag it"]);
     }
 
     #[test]
