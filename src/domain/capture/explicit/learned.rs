@@ -383,6 +383,9 @@ pub struct Proposal<'a> {
     /// For a memory pointed back at: how many sentences lie between it and the pointer ("X.
     /// You did it again. Remember that." skips one).
     pub back: usize,
+    /// How many sentences the memory runs on past its first: a rule and its reason
+    /// ("X。Y（理由）。覚えといて", "決定：X。Y のため").
+    pub runs_on: usize,
 }
 
 impl Default for Body<'_> {
@@ -423,10 +426,13 @@ fn boundaries(s: &str) -> Vec<usize> {
 /// `through_line` is the sentence and the rest of its line: a memory of several sentences
 /// follows an opening that ends with a mark ("決定メモ：X。Y", "Note for later: X; Y") or a
 /// sentence that only announces it ("Record this decision. X. Y").
+///
+/// `runs` are the sentences before pointed back at together, nearest first: the one before
+/// with the one before it, then with the two before it (see `runs_before`).
 pub fn proposals<'a>(
     s: &'a str,
     through_line: &'a str,
-    before: &[&'a str],
+    (before, runs): (&[&'a str], &[&'a str]),
     next: &'a str,
     items: &[&'a str],
 ) -> Vec<Proposal<'a>> {
@@ -500,6 +506,23 @@ pub fn proposals<'a>(
             ..Proposal::default()
         });
     }
+    // The memory runs on through the next sentence, from the start or after an opening: "覚え
+    // て: X。Y", "今後は、X。Y ので。よろしく".
+    if let Some(run_end) = end_within(through_line, next) {
+        for head in std::iter::once(0).chain(
+            heads
+                .iter()
+                .copied()
+                .filter(|&at| after_mark(at) || chars_to(at) <= PAIR_HEAD_REACH),
+        ) {
+            out.push(Proposal {
+                head: &trimmed[..head],
+                body: Body::Span(&through_line[head..run_end]),
+                runs_on: 1,
+                ..Proposal::default()
+            });
+        }
+    }
     for &at in &tails {
         out.push(Proposal {
             head: "",
@@ -537,8 +560,53 @@ pub fn proposals<'a>(
                 ..Proposal::default()
             });
         }
+        for (more, run) in runs.iter().enumerate() {
+            out.push(Proposal {
+                tail: trimmed,
+                body: Body::Before(run),
+                runs_on: more + 1,
+                ..Proposal::default()
+            });
+        }
     }
     out
+}
+
+/// Where `part`, a slice of `whole`, ends in it: `None` when it is empty or lies elsewhere.
+fn end_within(whole: &str, part: &str) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    let end = start + part.len();
+    (!part.is_empty() && end <= whole.len()).then_some(end)
+}
+
+/// The sentences before a pointer, nearest first, read together: the nearest with the one
+/// before it, then with the two before it, while they follow each other on one line with
+/// nothing between them but marks and spaces. All are slices of `text`.
+pub fn runs_before<'a>(text: &'a str, before: &[&'a str]) -> Vec<&'a str> {
+    let base = text.as_ptr() as usize;
+    let offset = |s: &str| (s.as_ptr() as usize).checked_sub(base);
+    let Some((&nearest, earlier)) = before.split_first() else {
+        return Vec::new();
+    };
+    let Some(end) = offset(nearest).map(|at| at + nearest.len()) else {
+        return Vec::new();
+    };
+    let mut runs = Vec::new();
+    let mut later = nearest;
+    for &sentence in earlier.iter().take(POINTER_REACH - 1) {
+        let (Some(from), Some(later_from)) = (offset(sentence), offset(later)) else {
+            break;
+        };
+        let Some(gap) = text.get(from + sentence.len()..later_from) else {
+            break;
+        };
+        if end > text.len() || gap.contains('\n') || gap.chars().any(char::is_alphanumeric) {
+            break;
+        }
+        runs.push(&text[from..end]);
+        later = sentence;
+    }
+    runs
 }
 
 /// The model's input for a proposal; `rule_took` says whether the phrase tables took the same
@@ -593,7 +661,9 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
         // A misspelt trigger left inside the memory ("…, dont touch it. rmemeber") reads as
         // the trigger it is.
         Body::Span(text) => {
-            let mut input = input.text(Field::Body, text);
+            let mut input = input
+                .named_if(proposal.runs_on > 0, "runs-on")
+                .text(Field::Body, text);
             for word in spelling::corrections(text) {
                 input = input.text(Field::Body, word);
             }
@@ -603,6 +673,8 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             .named("points-back")
             .named_if(proposal.back > 0, "points-back:past")
             .named_if(proposal.back > 1, "points-back:far")
+            .named_if(proposal.runs_on > 0, "runs-on")
+            .named_if(proposal.runs_on > 1, "runs-on:far")
             .text(Field::Body, text),
         Body::Items(items) => {
             let mut input = input.named("list");
@@ -660,7 +732,15 @@ pub fn line_sentences(line: &str) -> Vec<(&str, bool)> {
 }
 
 /// The list items on the lines from `from`, past blank lines, and the first line after them.
-pub fn items_from<'a>(lines: &[&'a str], readable: &[bool], from: usize) -> (Vec<&'a str>, usize) {
+/// Under a sentence that announces them (`announces`: it ends with a colon) the lines up to
+/// the next blank line are items too, marked or not ("Notes for later sessions:\nThe staging
+/// API is at …").
+pub fn items_from<'a>(
+    lines: &[&'a str],
+    readable: &[bool],
+    from: usize,
+    announces: bool,
+) -> (Vec<&'a str>, usize) {
     let mut index = from;
     while index < lines.len() && readable[index] && lines[index].trim().is_empty() {
         index += 1;
@@ -679,5 +759,19 @@ pub fn items_from<'a>(lines: &[&'a str], readable: &[bool], from: usize) -> (Vec
         index += 1;
         end = index;
     }
+    if items.is_empty() && announces {
+        while index < lines.len()
+            && readable[index]
+            && !lines[index].trim().is_empty()
+            && items.len() < MAX_PLAIN_ITEMS
+        {
+            items.push(lines[index].trim());
+            index += 1;
+            end = index;
+        }
+    }
     (items, end)
 }
+
+/// At most this many unmarked lines under a sentence that announces them are its items.
+const MAX_PLAIN_ITEMS: usize = 10;

@@ -869,7 +869,7 @@ fn a_sentence_that_asks_to_forget_gives_no_memory_and_its_neighbours_still_can()
 fn a_pointer_back_is_counted_in_words_and_unspaced_script_in_characters() {
     let before = "The genealogy site is a pnpm workspace";
     let points_back = |sentence: &'static str| {
-        learned::proposals(sentence, sentence, &[before], "", &[])
+        learned::proposals(sentence, sentence, (&[before], &[]), "", &[])
             .iter()
             .any(|p| p.body == learned::Body::Before(before))
     };
@@ -903,7 +903,7 @@ fn a_pointer_reaches_past_a_complaint() {
     let proposals = learned::proposals(
         pointer,
         pointer,
-        &[complaint, fact, first, farthest],
+        (&[complaint, fact, first, farthest], &[]),
         "",
         &[],
     );
@@ -1017,4 +1017,128 @@ fn a_pointer_is_offered_sentences_read_as_asking_nothing_but_no_question() {
         .any(|t| t == "The logs live in the piano-routes bucket"));
     assert!(pointer.iter().any(|t| t == "You wrote them there again"));
     assert!(!pointer.iter().any(|t| t.contains("Why are they")));
+}
+
+#[test]
+fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
+    let message = "決定事項: 地図は MapLibre にする。Maps API の料金が高すぎるため。Ok? 覚えといて";
+    let sentences: Vec<&str> = learned::line_sentences(message)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let [rule, reason, _question, _pointer] = sentences[..] else {
+        panic!("{sentences:?}")
+    };
+    // Nearest first; a question between sentences ends the run.
+    assert_eq!(
+        learned::runs_before(message, &[reason, rule]),
+        ["決定事項: 地図は MapLibre にする。Maps API の料金が高すぎるため"]
+    );
+    assert!(learned::runs_before(message, &[reason]).is_empty());
+    // A question between two sentences is not pointed at, and ends the run.
+    let asked = "Use pnpm. Why npm? It keeps the lockfile small. Remember that";
+    let s: Vec<&str> = learned::line_sentences(asked).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(s[1], "Why npm");
+    assert!(learned::runs_before(asked, &[s[2], s[0]]).is_empty());
+    // Sentences of different lines are not read together.
+    let lines = "Use pnpm.\nIt keeps the lockfile small. Remember that";
+    let sentences: Vec<&str> = lines
+        .split('\n')
+        .flat_map(learned::line_sentences)
+        .map(|(s, _)| s)
+        .collect();
+    assert!(learned::runs_before(lines, &[sentences[1], sentences[0]]).is_empty());
+    let three = "Use pnpm. The lockfile stays small. CI caches it. Remember that";
+    let s: Vec<&str> = learned::line_sentences(three).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(
+        learned::runs_before(three, &[s[2], s[1], s[0]]),
+        [
+            "The lockfile stays small. CI caches it",
+            "Use pnpm. The lockfile stays small. CI caches it"
+        ]
+    );
+    // Each run is a proposal of a short pointer, with how far it runs on.
+    let runs = learned::runs_before(three, &[s[2], s[1], s[0]]);
+    let proposals = learned::proposals(s[3], s[3], (&[s[2], s[1], s[0]], &runs), "", &[]);
+    let running: Vec<(usize, &learned::Body)> = proposals
+        .iter()
+        .filter(|p| p.runs_on > 0)
+        .map(|p| (p.runs_on, &p.body))
+        .collect();
+    assert_eq!(
+        running,
+        [
+            (1, &learned::Body::Before(runs[0])),
+            (2, &learned::Body::Before(runs[1]))
+        ]
+    );
+    let named = |proposal: &learned::Proposal| -> Vec<String> {
+        learned::input(proposal, false, false)
+            .named
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| n.starts_with("runs-on"))
+            .collect()
+    };
+    let far = proposals.iter().find(|p| p.runs_on == 2).unwrap();
+    assert_eq!(named(far), ["runs-on", "runs-on:far"]);
+    let near = proposals.iter().find(|p| p.runs_on == 1).unwrap();
+    assert_eq!(named(near), ["runs-on"]);
+}
+
+#[test]
+fn a_memory_may_run_on_through_the_next_sentence() {
+    let line = "覚えて: スロットは常に7分。15にすると全部ずれる。よろしく";
+    let sentences: Vec<&str> = learned::line_sentences(line)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let proposals = learned::proposals(sentences[0], line, (&[], &[]), sentences[1], &[]);
+    let running: Vec<(&str, &learned::Body)> = proposals
+        .iter()
+        .filter(|p| p.runs_on == 1)
+        .map(|p| (p.head, &p.body))
+        .collect();
+    assert!(running.contains(&(
+        "",
+        &learned::Body::Span("覚えて: スロットは常に7分。15にすると全部ずれる")
+    )));
+    assert!(running.contains(&(
+        "覚えて: ",
+        &learned::Body::Span("スロットは常に7分。15にすると全部ずれる")
+    )));
+    // Nothing runs on without a next sentence on the line.
+    let alone = learned::proposals(sentences[0], sentences[0], (&[], &[]), "", &[]);
+    assert!(alone.iter().all(|p| p.runs_on == 0));
+}
+
+#[test]
+fn lines_under_a_sentence_that_announces_them_are_its_items() {
+    let text = "Notes for later sessions:\nThe staging API is at https://staging.example.org/docs\nDeploys wait for the smoke test\n\nNow fix the export";
+    let lines: Vec<&str> = text.split('\n').collect();
+    let readable = vec![true; lines.len()];
+    assert_eq!(
+        learned::items_from(&lines, &readable, 1, true),
+        (
+            vec![
+                "The staging API is at https://staging.example.org/docs",
+                "Deploys wait for the smoke test"
+            ],
+            3
+        )
+    );
+    // Unmarked lines under a sentence that announces nothing are sentences of their own.
+    assert_eq!(learned::items_from(&lines, &readable, 1, false), (vec![], 1));
+    // Marked items come first, and unmarked lines after them are not items.
+    let marked = ["Remember these:", "- use tabs", "thanks"];
+    assert_eq!(
+        learned::items_from(&marked, &[true; 3], 1, true),
+        (vec!["use tabs"], 2)
+    );
+    // At most ten unmarked lines.
+    let many: Vec<String> = (0..12).map(|i| format!("fact {i}")).collect();
+    let mut long: Vec<&str> = vec!["Keep these:"];
+    long.extend(many.iter().map(String::as_str));
+    let (items, end) = learned::items_from(&long, &vec![true; long.len()], 1, true);
+    assert_eq!((items.len(), end), (10, 11));
 }

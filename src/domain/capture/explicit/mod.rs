@@ -424,12 +424,13 @@ pub fn walk_refusals(
 fn propose<'a>(
     sentence: &'a str,
     through_line: &'a str,
-    pointed_at: &[&'a str],
+    (pointed_at, runs): (&[&'a str], &[&'a str]),
     next: &'a str,
     items: &[&'a str],
     (rule_texts, rule_in_sentence): (&HashSet<&str>, bool),
 ) -> (Vec<learned::Proposal<'a>>, Vec<Scored<'a>>) {
-    let mut proposals = learned::proposals(sentence, through_line, pointed_at, next, items);
+    let mut proposals =
+        learned::proposals(sentence, through_line, (pointed_at, runs), next, items);
     // What the tables took from the sentence is always a proposal, however long the
     // trigger before it ("Arregla el typo del header, y recuerda que …").
     for &taken in rule_texts {
@@ -540,13 +541,26 @@ fn walk_read(
             continue;
         }
         let line_sentences = learned::line_sentences(line);
+        // Whether the memory just taken ran on through this sentence ("X。Y のため。"): it
+        // was read already.
+        let mut taken_already = false;
         for (at, &(sentence, is_question)) in line_sentences.iter().enumerate() {
+            if std::mem::take(&mut taken_already) {
+                read_next = false;
+                previous = Some(sentence);
+                continue;
+            }
             let next = line_sentences
                 .get(at + 1)
                 .map_or("", |&(next, _)| next)
                 .trim();
             let (items, after_items) = if at + 1 == line_sentences.len() {
-                learned::items_from(&lines, &readable, index)
+                learned::items_from(
+                    &lines,
+                    &readable,
+                    index,
+                    sentence.trim_end().ends_with([':', '：']),
+                )
             } else {
                 (Vec::new(), index)
             };
@@ -609,10 +623,11 @@ fn walk_read(
                     // releases made here? look it up in memory"), as it is not what a pointer
                     // after it points back at.
                     let next = if is_question { "" } else { next };
+                    let runs = learned::runs_before(text, &untaken);
                     propose(
                         sentence,
                         through_line,
-                        &untaken,
+                        (&untaken, &runs),
                         next,
                         &items,
                         (&rule_texts, rule_in_sentence),
@@ -655,8 +670,10 @@ fn walk_read(
                         .map_or(*scope, |m| m.scope);
                     memories.keep(scope, kind, text.clone());
                 }
-                if matches!(proposals[chosen].body, learned::Body::Items(_)) {
-                    index = after_items;
+                match proposals[chosen].body {
+                    learned::Body::Items(_) => index = after_items,
+                    learned::Body::Span(_) => taken_already = proposals[chosen].runs_on > 0,
+                    learned::Body::Before(_) => {}
                 }
             }
             if !is_question {
