@@ -236,10 +236,13 @@ pub fn type_input<'a>(text: &'a str, sentence: &'a str, rule_type: MemoryType) -
         MemoryType::Decision => "rule:decision",
         MemoryType::Reference => "rule:reference",
     };
+    // A memory of more than one sentence is most often a choice and its reason ("X。Y のた
+    // め", "X. Y 때문입니다").
     let input = Input::default()
         .text(Field::Body, text)
         .text(Field::Whole, text)
-        .named(rule);
+        .named(rule)
+        .named_if(line_sentences(text).len() > 1, "sentences:more");
     match sentence.find(text) {
         Some(at) => {
             let (before, after) = (&sentence[..at], &sentence[at + text.len()..]);
@@ -280,6 +283,8 @@ const HEAD_REACH: usize = 40;
 const TAIL_REACH: usize = 30;
 /// Openings left out together with an ending are shorter, or end with a mark.
 const PAIR_HEAD_REACH: usize = 16;
+/// At most this many openings are left out of sentences pointed back at together.
+const MAX_RUN_OPENINGS: usize = 3;
 /// At most this many proposals per sentence.
 const MAX_PROPOSALS: usize = 400;
 /// What ends an opening or starts an ending.
@@ -560,13 +565,27 @@ pub fn proposals<'a>(
                 ..Proposal::default()
             });
         }
-        for (more, run) in runs.iter().enumerate() {
-            out.push(Proposal {
-                tail: trimmed,
-                body: Body::Before(run),
-                runs_on: more + 1,
-                ..Proposal::default()
-            });
+        for (more, &run) in runs.iter().enumerate() {
+            // Past an opening set apart by a mark, as a sentence's memory may start: "팀 논의
+            // 결과, X. Y 때문입니다. 메모해 두세요."
+            let first = before.get(more + 1).map_or(0, |s| s.len()).min(run.len());
+            let openings = boundaries(&run[..first])
+                .into_iter()
+                .filter(|&at| {
+                    ends_at_mark(&run[..at])
+                        && !inside_number(run, at)
+                        && run[..at].chars().count() <= HEAD_REACH
+                })
+                .take(MAX_RUN_OPENINGS);
+            for at in std::iter::once(0).chain(openings) {
+                out.push(Proposal {
+                    head: &run[..at],
+                    tail: trimmed,
+                    body: Body::Before(&run[at..]),
+                    runs_on: more + 1,
+                    ..Proposal::default()
+                });
+            }
         }
     }
     out

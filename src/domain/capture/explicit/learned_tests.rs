@@ -1037,7 +1037,10 @@ fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
     assert!(learned::runs_before(message, &[reason]).is_empty());
     // A question between two sentences is not pointed at, and ends the run.
     let asked = "Use pnpm. Why npm? It keeps the lockfile small. Remember that";
-    let s: Vec<&str> = learned::line_sentences(asked).into_iter().map(|(s, _)| s).collect();
+    let s: Vec<&str> = learned::line_sentences(asked)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
     assert_eq!(s[1], "Why npm");
     assert!(learned::runs_before(asked, &[s[2], s[0]]).is_empty());
     // Sentences of different lines are not read together.
@@ -1049,7 +1052,10 @@ fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
         .collect();
     assert!(learned::runs_before(lines, &[sentences[1], sentences[0]]).is_empty());
     let three = "Use pnpm. The lockfile stays small. CI caches it. Remember that";
-    let s: Vec<&str> = learned::line_sentences(three).into_iter().map(|(s, _)| s).collect();
+    let s: Vec<&str> = learned::line_sentences(three)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
     assert_eq!(
         learned::runs_before(three, &[s[2], s[1], s[0]]),
         [
@@ -1128,7 +1134,10 @@ fn lines_under_a_sentence_that_announces_them_are_its_items() {
         )
     );
     // Unmarked lines under a sentence that announces nothing are sentences of their own.
-    assert_eq!(learned::items_from(&lines, &readable, 1, false), (vec![], 1));
+    assert_eq!(
+        learned::items_from(&lines, &readable, 1, false),
+        (vec![], 1)
+    );
     // Marked items come first, and unmarked lines after them are not items.
     let marked = ["Remember these:", "- use tabs", "thanks"];
     assert_eq!(
@@ -1141,4 +1150,48 @@ fn lines_under_a_sentence_that_announces_them_are_its_items() {
     long.extend(many.iter().map(String::as_str));
     let (items, end) = learned::items_from(&long, &vec![true; long.len()], 1, true);
     assert_eq!((items.len(), end), (10, 11));
+}
+
+#[test]
+fn sentences_pointed_back_at_together_may_leave_out_an_opening_set_apart() {
+    let message =
+        "팀 논의 결과, 알림은 알림톡으로 보내기로 했습니다. 단가가 절반이라서요. 메모해 두세요.";
+    let s: Vec<&str> = learned::line_sentences(message)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect();
+    let before = [s[1], s[0]];
+    let runs = learned::runs_before(message, &before);
+    let proposals = learned::proposals(s[2], s[2], (&before, &runs), "", &[]);
+    let running: Vec<(&str, &learned::Body)> = proposals
+        .iter()
+        .filter(|p| p.runs_on == 1)
+        .map(|p| (p.head, &p.body))
+        .collect();
+    assert_eq!(
+        running,
+        [
+            ("", &learned::Body::Before(runs[0])),
+            (
+                "팀 논의 결과, ",
+                &learned::Body::Before("알림은 알림톡으로 보내기로 했습니다. 단가가 절반이라서요")
+            )
+        ]
+    );
+}
+
+#[test]
+fn the_type_model_reads_whether_a_memory_holds_more_than_one_sentence() {
+    let named = |text: &str| {
+        learned::type_input(text, text, MemoryType::Project)
+            .named
+            .iter()
+            .any(|n| n.to_string() == "sentences:more")
+    };
+    assert!(named("地図は MapLibre にする。料金が高すぎるため"));
+    assert!(named(
+        "We moved to Zustand. Redux needed too much boilerplate"
+    ));
+    assert!(!named("z. B. B-12-4 is the grave number format"));
+    assert!(!named("Use pnpm, because npm breaks the workspace"));
 }

@@ -429,8 +429,7 @@ fn propose<'a>(
     items: &[&'a str],
     (rule_texts, rule_in_sentence): (&HashSet<&str>, bool),
 ) -> (Vec<learned::Proposal<'a>>, Vec<Scored<'a>>) {
-    let mut proposals =
-        learned::proposals(sentence, through_line, (pointed_at, runs), next, items);
+    let mut proposals = learned::proposals(sentence, through_line, (pointed_at, runs), next, items);
     // What the tables took from the sentence is always a proposal, however long the
     // trigger before it ("Arregla el typo del header, y recuerda que …").
     for &taken in rule_texts {

@@ -754,9 +754,17 @@ mod tests {
         );
         assert_eq!(
             split("the import failed 3 times. then it passed. Keep the retry at 12. Thanks"),
-            ["the import failed 3 times", "then it passed", "Keep the retry at 12", "Thanks"]
+            [
+                "the import failed 3 times",
+                "then it passed",
+                "Keep the retry at 12",
+                "Thanks"
+            ]
         );
-        assert_eq!(split("release 1.2. then tag it"), ["release 1.2", "then tag it"]);
+        assert_eq!(
+            split("release 1.2. then tag it"),
+            ["release 1.2", "then tag it"]
+        );
     }
 
     #[test]
