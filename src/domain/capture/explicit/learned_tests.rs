@@ -1186,7 +1186,7 @@ fn the_type_model_reads_whether_a_memory_holds_more_than_one_sentence() {
         learned::type_input(text, text, MemoryType::Project)
             .named
             .iter()
-            .any(|n| "sentences:more" == n)
+            .any(|n| *n == "sentences:more")
     };
     assert!(named("地図は MapLibre にする。料金が高すぎるため"));
     assert!(named(
