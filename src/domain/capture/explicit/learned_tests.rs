@@ -1185,8 +1185,7 @@ fn the_type_model_reads_whether_a_memory_holds_more_than_one_sentence() {
     let named = |text: &str| {
         learned::type_input(text, text, MemoryType::Project)
             .named
-            .iter()
-            .any(|n| *n == "sentences:more")
+            .contains(&"sentences:more")
     };
     assert!(named("地図は MapLibre にする。料金が高すぎるため"));
     assert!(named(
