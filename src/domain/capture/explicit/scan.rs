@@ -160,10 +160,16 @@ pub(super) fn sentences(line: &str) -> impl Iterator<Item = Sentence> + '_ {
 /// The first run of terminators from `from` that ends a sentence: its start, its end, and
 /// whether it holds a question mark.
 fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
+    // Inside inline code a mark is code, not the end of a sentence ("`go test ./... -race`").
+    let mut in_code = line[..from].matches('`').count() % 2 == 1;
     let mut chars = line[from..].char_indices().peekable();
     while let Some((offset, c)) = chars.next() {
         super::text::count_work(1);
-        if !is_terminator(c) {
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if !is_terminator(c) || (in_code && line[from + offset..].contains('`')) {
             continue;
         }
         let run_start = from + offset;
@@ -740,6 +746,23 @@ mod tests {
         assert_eq!(
             split("promote staging → prod with ⌘K"),
             ["promote staging → prod with ⌘K"]
+        );
+    }
+
+    #[test]
+    fn a_mark_inside_inline_code_ends_no_sentence() {
+        assert_eq!(
+            split("run `go test ./... -race` before pushing. Remember that"),
+            ["run `go test ./... -race` before pushing", "Remember that"]
+        );
+        assert_eq!(
+            split("the flag is `--dry-run!` here. ok"),
+            ["the flag is `--dry-run!` here", "ok"]
+        );
+        // An unclosed backtick opens no code: the sentence still ends.
+        assert_eq!(
+            split("it's a ` mark. Then more"),
+            ["it's a ` mark", "Then more"]
         );
     }
 
