@@ -128,12 +128,12 @@ fn the_test_split_keeps_its_figures() {
     let guard = corpus::guard(root());
     let guard: Vec<_> = guard.iter().filter(|c| is_test(&c.id)).collect();
     let floors = Floors {
-        recall: 0.78,
-        precision: 0.82,
+        recall: 0.79,
+        precision: 0.83,
         requests_seen: 0.86,
         kept: 0.93,
         rejected: 0.92,
-        instructions_caught: 0.82,
+        instructions_caught: 0.80,
         look_alikes_left: 0.94,
     };
     assert_floors("test split", &messages, &candidates, &guard, floors);
@@ -161,13 +161,13 @@ fn the_fifteenth_blind_batch_keeps_its_figures() {
     blind_batch_keeps(
         "blind15",
         Floors {
-            recall: 0.0,
-            precision: 0.0,
-            requests_seen: 0.0,
-            kept: 0.0,
-            rejected: 0.0,
-            instructions_caught: 0.0,
-            look_alikes_left: 0.0,
+            recall: 0.80,
+            precision: 0.81,
+            requests_seen: 0.90,
+            kept: 0.89,
+            rejected: 0.95,
+            instructions_caught: 0.83,
+            look_alikes_left: 0.96,
         },
     );
 }

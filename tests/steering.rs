@@ -168,7 +168,7 @@ fn decoys_and_weak_requests_change_nothing_on_disk() {
         &env,
         SESSION,
         "m1",
-        "remember: use pnpm for all packages. Remember that pnpm-lock.yaml must be committed.",
+        "remember: use pnpm for all packages. Remember that pnpm-lock.yaml is always committed.",
     );
     let before = std::fs::read(env.memory_file(DEMO_DIR)).unwrap();
     for (n, message) in [
