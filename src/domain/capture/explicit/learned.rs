@@ -511,17 +511,15 @@ pub fn proposals<'a>(
             ..Proposal::default()
         });
     }
-    // The memory runs on through the next sentence, from the start or after an opening that
-    // ends with a mark or a space: "覚えて: X。Y", "今後は、X。Y ので。よろしく", "Remember X. Y".
-    // Not after every character of unspaced script: each of these long proposals costs a
-    // scoring of two sentences.
+    // The memory runs on through the next sentence, from the start or after an opening: "覚え
+    // て: X。Y", "今後は、X。Y ので。よろしく".
     if let Some(run_end) = end_within(through_line, next) {
-        let after_space = |at: usize| trimmed[..at].ends_with(char::is_whitespace);
-        for head in
-            std::iter::once(0).chain(heads.iter().copied().filter(|&at| {
-                after_mark(at) || (after_space(at) && chars_to(at) <= PAIR_HEAD_REACH)
-            }))
-        {
+        for head in std::iter::once(0).chain(
+            heads
+                .iter()
+                .copied()
+                .filter(|&at| after_mark(at) || chars_to(at) <= PAIR_HEAD_REACH),
+        ) {
             out.push(Proposal {
                 head: &trimmed[..head],
                 body: Body::Span(&through_line[head..run_end]),
