@@ -6,6 +6,14 @@ use super::scan::LINE_BREAKS;
 use super::*;
 use proptest::prelude::*;
 
+/// The sentences of a line, as capture reads them.
+fn sentences_of(line: &str) -> Vec<&str> {
+    learned::line_sentences(line)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect()
+}
+
 fn texts(message: &str) -> Vec<String> {
     capture(message).into_iter().map(|m| m.text).collect()
 }
@@ -1022,10 +1030,7 @@ fn a_pointer_is_offered_sentences_read_as_asking_nothing_but_no_question() {
 #[test]
 fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
     let message = "決定事項: 地図は MapLibre にする。Maps API の料金が高すぎるため。Ok? 覚えといて";
-    let sentences: Vec<&str> = learned::line_sentences(message)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    let sentences: Vec<&str> = sentences_of(message);
     let [rule, reason, _question, _pointer] = sentences[..] else {
         panic!("{sentences:?}")
     };
@@ -1037,10 +1042,7 @@ fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
     assert!(learned::runs_before(message, &[reason]).is_empty());
     // A question between two sentences is not pointed at, and ends the run.
     let asked = "Use pnpm. Why npm? It keeps the lockfile small. Remember that";
-    let s: Vec<&str> = learned::line_sentences(asked)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    let s: Vec<&str> = sentences_of(asked);
     assert_eq!(s[1], "Why npm");
     assert!(learned::runs_before(asked, &[s[2], s[0]]).is_empty());
     // Sentences of different lines are not read together.
@@ -1052,10 +1054,7 @@ fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
         .collect();
     assert!(learned::runs_before(lines, &[sentences[1], sentences[0]]).is_empty());
     let three = "Use pnpm. The lockfile stays small. CI caches it. Remember that";
-    let s: Vec<&str> = learned::line_sentences(three)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    let s: Vec<&str> = sentences_of(three);
     assert_eq!(
         learned::runs_before(three, &[s[2], s[1], s[0]]),
         [
@@ -1095,10 +1094,7 @@ fn a_pointer_points_back_at_a_rule_and_its_reason_together() {
 #[test]
 fn a_memory_may_run_on_through_the_next_sentence() {
     let line = "覚えて: スロットは常に7分。15にすると全部ずれる。よろしく";
-    let sentences: Vec<&str> = learned::line_sentences(line)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    let sentences: Vec<&str> = sentences_of(line);
     let proposals = learned::proposals(sentences[0], line, (&[], &[]), sentences[1], &[]);
     let running: Vec<(&str, &learned::Body)> = proposals
         .iter()
@@ -1156,10 +1152,7 @@ fn lines_under_a_sentence_that_announces_them_are_its_items() {
 fn sentences_pointed_back_at_together_may_leave_out_an_opening_set_apart() {
     let message =
         "팀 논의 결과, 알림은 알림톡으로 보내기로 했습니다. 단가가 절반이라서요. 메모해 두세요.";
-    let s: Vec<&str> = learned::line_sentences(message)
-        .into_iter()
-        .map(|(s, _)| s)
-        .collect();
+    let s: Vec<&str> = sentences_of(message);
     let before = [s[1], s[0]];
     let runs = learned::runs_before(message, &before);
     let proposals = learned::proposals(s[2], s[2], (&before, &runs), "", &[]);
