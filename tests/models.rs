@@ -171,3 +171,51 @@ fn the_fifteenth_blind_batch_keeps_its_figures() {
         },
     );
 }
+
+/// A second reader labelled the fifteenth blind batch's messages again, from the labelling rules
+/// alone and without its labels: how often two careful readers choose the very same text is
+/// what any figure counting exact texts can hope for. docs/capture-models.md quotes it.
+#[test]
+fn a_second_reader_agrees_with_the_labels_as_the_docs_say() {
+    let batch = root().join("tests/fixtures/capture/blind15");
+    let lines = |path: std::path::PathBuf| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    let texts = |value: &serde_json::Value| -> Vec<String> {
+        value["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (mut labelled, mut read, mut same) = (0, 0, 0);
+    for lang in corpus::LANGUAGES {
+        let messages = lines(batch.join(lang).join("messages-blind.jsonl"));
+        let second = lines(batch.join("second-reader").join(format!("{lang}.jsonl")));
+        assert_eq!(messages.len(), second.len(), "{lang}");
+        for (message, second) in messages.iter().zip(&second) {
+            assert_eq!(message["id"], second["id"]);
+            let (ours, theirs) = (texts(message), texts(second));
+            let text = message["message"].as_str().unwrap();
+            assert!(
+                theirs.iter().all(|t| text.contains(t.as_str())),
+                "{}",
+                second["id"]
+            );
+            labelled += ours.len();
+            read += theirs.len();
+            same += ours.iter().filter(|t| theirs.contains(t)).count();
+        }
+    }
+    let docs = std::fs::read_to_string(root().join("docs/capture-models.md")).unwrap();
+    let quoted = format!("{same} of the {labelled} labelled memories ({read} read)");
+    assert!(
+        docs.contains(&quoted),
+        "docs/capture-models.md should say {quoted:?}"
+    );
+}
