@@ -283,7 +283,7 @@ const HEAD_REACH: usize = 40;
 const TAIL_REACH: usize = 30;
 /// Openings left out together with an ending are shorter, or end with a mark.
 const PAIR_HEAD_REACH: usize = 16;
-/// At most this many openings are left out of sentences pointed back at together.
+/// At most this many openings are left out of a sentence pointed back at.
 const MAX_RUN_OPENINGS: usize = 3;
 /// At most this many proposals per sentence.
 const MAX_PROPOSALS: usize = 400;
@@ -391,6 +391,9 @@ pub struct Proposal<'a> {
     /// How many sentences the memory runs on past its first: a rule and its reason
     /// ("X。Y（理由）。覚えといて", "決定：X。Y のため").
     pub runs_on: usize,
+    /// For a memory that runs on through the next sentence, that sentence: read apart, so
+    /// that a reason ("…ので") weighs otherwise than a request for now ("…もらえますか").
+    pub run: &'a str,
 }
 
 impl Default for Body<'_> {
@@ -524,6 +527,7 @@ pub fn proposals<'a>(
                 head: &trimmed[..head],
                 body: Body::Span(&through_line[head..run_end]),
                 runs_on: 1,
+                run: next,
                 ..Proposal::default()
             });
         }
@@ -557,27 +561,23 @@ pub fn proposals<'a>(
         }
     }
     if is_short(trimmed) {
-        for (back, before) in before.iter().take(POINTER_REACH).enumerate() {
-            out.push(Proposal {
-                tail: trimmed,
-                body: Body::Before(before),
-                back,
-                ..Proposal::default()
-            });
+        // From the start of the sentence pointed at, or past an opening set apart by a mark,
+        // as a sentence's memory may start: "No, X. Don't forget it again.", "팀 논의 결과, X.
+        // Y 때문입니다. 메모해 두세요."
+        for (back, &before) in before.iter().take(POINTER_REACH).enumerate() {
+            for at in std::iter::once(0).chain(openings(before, before.len())) {
+                out.push(Proposal {
+                    head: &before[..at],
+                    tail: trimmed,
+                    body: Body::Before(&before[at..]),
+                    back,
+                    ..Proposal::default()
+                });
+            }
         }
         for (more, &run) in runs.iter().enumerate() {
-            // Past an opening set apart by a mark, as a sentence's memory may start: "팀 논의
-            // 결과, X. Y 때문입니다. 메모해 두세요."
             let first = before.get(more + 1).map_or(0, |s| s.len()).min(run.len());
-            let openings = boundaries(&run[..first])
-                .into_iter()
-                .filter(|&at| {
-                    ends_at_mark(&run[..at])
-                        && !inside_number(run, at)
-                        && run[..at].chars().count() <= HEAD_REACH
-                })
-                .take(MAX_RUN_OPENINGS);
-            for at in std::iter::once(0).chain(openings) {
+            for at in std::iter::once(0).chain(openings(run, first)) {
                 out.push(Proposal {
                     head: &run[..at],
                     tail: trimmed,
@@ -589,6 +589,17 @@ pub fn proposals<'a>(
         }
     }
     out
+}
+
+/// Where, within the first `within` bytes of `s`, an opening set apart by a mark ends: at
+/// most `MAX_RUN_OPENINGS` of them, none longer than `HEAD_REACH` characters.
+fn openings(s: &str, within: usize) -> impl Iterator<Item = usize> + '_ {
+    boundaries(&s[..within])
+        .into_iter()
+        .filter(move |&at| {
+            ends_at_mark(&s[..at]) && !inside_number(s, at) && s[..at].chars().count() <= HEAD_REACH
+        })
+        .take(MAX_RUN_OPENINGS)
 }
 
 /// Where `part`, a slice of `whole`, ends in it: `None` when it is empty or lies elsewhere.
@@ -642,6 +653,12 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
                 || (ends_at_mark(proposal.head) && proposal.head.trim_end().ends_with(['-', '—'])),
             "head:colon",
         )
+        // A topic set apart by a comma ("猫カフェのやつ、X", "민박 건 말인데요, X") is often
+        // left out of a memory, a clause of the rule itself often not.
+        .named_if(
+            proposal.head.trim_end().ends_with([',', '，', '、']),
+            "head:comma",
+        )
         .named_if(
             proposal
                 .tail
@@ -683,6 +700,9 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             let mut input = input
                 .named_if(proposal.runs_on > 0, "runs-on")
                 .text(Field::Body, text);
+            if !proposal.run.is_empty() {
+                input = input.text(Field::After, proposal.run);
+            }
             for word in spelling::corrections(text) {
                 input = input.text(Field::Body, word);
             }

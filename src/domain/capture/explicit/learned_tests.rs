@@ -4,6 +4,7 @@
 
 use super::scan::LINE_BREAKS;
 use super::*;
+use crate::domain::base::classifier::Field;
 use proptest::prelude::*;
 
 /// The sentences of a line, as capture reads them.
@@ -1109,9 +1110,50 @@ fn a_memory_may_run_on_through_the_next_sentence() {
         "覚えて: ",
         &learned::Body::Span("スロットは常に7分。15にすると全部ずれる")
     )));
+    // The sentence run through is read apart from the memory's first.
+    let run_texts = |proposal: &learned::Proposal| -> Vec<(Field, String)> {
+        learned::input(proposal, false, false)
+            .texts
+            .iter()
+            .filter(|(field, _)| *field == Field::After)
+            .map(|(field, text)| (*field, text.to_string()))
+            .collect()
+    };
+    let through = proposals.iter().find(|p| p.runs_on == 1).unwrap();
+    assert_eq!(through.run, sentences[1]);
+    assert_eq!(
+        run_texts(through),
+        [(Field::After, "15にすると全部ずれる".to_string())]
+    );
+    assert!(run_texts(&proposals[0]).is_empty());
     // Nothing runs on without a next sentence on the line.
     let alone = learned::proposals(sentences[0], sentences[0], (&[], &[]), "", &[]);
-    assert!(alone.iter().all(|p| p.runs_on == 0));
+    assert!(alone.iter().all(|p| p.runs_on == 0 && p.run.is_empty()));
+}
+
+#[test]
+fn a_topic_set_apart_by_a_comma_is_an_opening_of_its_own() {
+    let sentence = "猫カフェのやつ、猫のプロフ画像は 600x600 の webp で統一";
+    let proposals = learned::proposals(sentence, sentence, (&[], &[]), "", &[]);
+    let comma_heads: Vec<&str> = proposals
+        .iter()
+        .filter(|p| {
+            learned::input(p, false, false)
+                .named
+                .contains(&"head:comma")
+        })
+        .map(|p| p.head)
+        .collect();
+    assert!(comma_heads.contains(&"猫カフェのやつ、"), "{comma_heads:?}");
+    // An opening that ends at a colon, or with no mark, is not one.
+    assert!(comma_heads.iter().all(|h| h.trim_end().ends_with('、')));
+    let colon = "Remember: ports are fixed";
+    let colon_proposals = learned::proposals(colon, colon, (&[], &[]), "", &[]);
+    assert!(colon_proposals
+        .iter()
+        .all(|p| !learned::input(p, false, false)
+            .named
+            .contains(&"head:comma")));
 }
 
 #[test]
@@ -1171,6 +1213,50 @@ fn sentences_pointed_back_at_together_may_leave_out_an_opening_set_apart() {
             )
         ]
     );
+}
+
+#[test]
+fn a_sentence_pointed_back_at_may_leave_out_an_opening_set_apart() {
+    let message = "No, the large cakes weigh 1.2 kg, not 1 kg. Don't forget it again.";
+    let s: Vec<&str> = sentences_of(message);
+    let proposals = learned::proposals(s[1], s[1], (&[s[0]], &[]), "", &[]);
+    let pointing: Vec<(&str, &learned::Body)> = proposals
+        .iter()
+        .filter(|p| matches!(p.body, learned::Body::Before(_)))
+        .map(|p| (p.head, &p.body))
+        .collect();
+    assert_eq!(
+        pointing,
+        [
+            ("", &learned::Body::Before(s[0])),
+            (
+                "No, ",
+                &learned::Body::Before("the large cakes weigh 1.2 kg, not 1 kg")
+            ),
+            (
+                "No, the large cakes weigh 1.2 kg, ",
+                &learned::Body::Before("not 1 kg")
+            )
+        ]
+    );
+    // The opening is read as what the proposal leaves out.
+    let opened = proposals
+        .iter()
+        .find(|p| p.head == "No, " && matches!(p.body, learned::Body::Before(_)))
+        .unwrap();
+    let input = learned::input(opened, false, false);
+    assert!(!input.named.contains(&"head:none"));
+    assert!(input.texts.contains(&(Field::Head, "No, ")));
+    // A mark inside a number opens nothing, and openings reach `HEAD_REACH` characters.
+    let far =
+        "The export keeps 1,5 kg as 1.5 kg in every CSV we send the bakery, always. Remember that";
+    let s: Vec<&str> = sentences_of(far);
+    let heads: Vec<&str> = learned::proposals(s[1], s[1], (&[s[0]], &[]), "", &[])
+        .into_iter()
+        .filter(|p| matches!(p.body, learned::Body::Before(_)))
+        .map(|p| p.head)
+        .collect();
+    assert_eq!(heads, [""]);
 }
 
 #[test]
