@@ -5,6 +5,9 @@
 //!     cargo run --release --example train_models            # train, write, report
 //!     cargo run --release --example train_models -- --curve  # also the learning curves
 //!     cargo run --release --example train_models -- --blind  # also the blind batches' figures
+//!     cargo run --release --example train_models -- --blind-only  # the committed weights'
+//!                                                                 # figures on the blind
+//!                                                                 # batches; trains nothing
 //!     cargo run --release --example train_models -- --tune   # the decision odds, on the
 //!                                                            # development split; writes nothing
 
@@ -20,6 +23,10 @@ fn main() {
             corpus::start_tuning();
         }
         println!("{}", training::conv_experiment(root));
+        return;
+    }
+    if std::env::args().any(|a| a == "--blind-only") {
+        println!("{}", training::blind(root, &training::committed(root)));
         return;
     }
     if std::env::args().any(|a| a == "--tune") {

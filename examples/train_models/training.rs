@@ -870,6 +870,30 @@ pub fn learning_curves(root: &Path) -> String {
 
 /// The figures of the weights trained from the corpora on the blind batches, which no training
 /// reads, with the phrase tables' alone for comparison.
+/// The committed weights, read as `blind` reads what training produced: to measure the blind
+/// batch without training again.
+pub fn committed(root: &Path) -> Vec<Trained> {
+    [
+        gate_model::WEIGHTS_FILE,
+        recall_model::WEIGHTS_FILE,
+        guard_model::WEIGHTS_FILE,
+        learned::SENTENCE_WEIGHTS_FILE,
+        learned::SENTENCE_ORDER_FILE,
+        learned::RULED_WEIGHTS_FILE,
+        learned::SPAN_WEIGHTS_FILE,
+        learned::REQUEST_WEIGHTS_FILE,
+        learned::REQUEST_ORDER_FILE,
+        learned::TYPE_WEIGHTS_FILE,
+    ]
+    .into_iter()
+    .map(|path| Trained {
+        path,
+        bytes: std::fs::read(root.join(path)).unwrap_or_else(|e| panic!("{path}: {e}")),
+        report: String::new(),
+    })
+    .collect()
+}
+
 pub fn blind(root: &Path, trained: &[Trained]) -> String {
     let bytes = |path: &str| leak(&trained.iter().find(|t| t.path == path).unwrap().bytes);
     let gate = Weights::parse(bytes(gate_model::WEIGHTS_FILE), gate_model::CLASSES.len()).unwrap();
