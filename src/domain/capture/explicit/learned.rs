@@ -468,7 +468,11 @@ pub fn proposals<'a>(
     // A memory starts after a short opening, or after a mark wherever it is ("Remember this,
     // because I've said it three times now: …"); it ends before a short ending, or before a
     // mark.
-    let cuts = boundaries(trimmed);
+    // Nothing starts or ends inside a number ("매일 06:30에", "1,5 kg").
+    let cuts: Vec<usize> = boundaries(trimmed)
+        .into_iter()
+        .filter(|&at| !inside_number(trimmed, at))
+        .collect();
     let chars_to = |at: usize| trimmed[..at].chars().count();
     let total = chars_to(trimmed.len());
     let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);

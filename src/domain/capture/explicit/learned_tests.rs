@@ -1132,6 +1132,24 @@ fn a_memory_may_run_on_through_the_next_sentence() {
 }
 
 #[test]
+fn no_memory_starts_or_ends_inside_a_number() {
+    let sentence = "기억해줘 배치는 매일 06:30에 돌고 수동으로 돌릴 땐 1,5배 느려짐";
+    let proposals = learned::proposals(sentence, sentence, (&[], &[]), "", &[]);
+    let cut_inside = |p: &learned::Proposal| {
+        p.head.ends_with("06:")
+            || p.head.ends_with("06")
+            || p.tail.starts_with(":30")
+            || p.tail.starts_with("30")
+            || p.head.ends_with("1,")
+            || p.tail.starts_with(",5")
+    };
+    assert!(proposals.iter().all(|p| !cut_inside(p)));
+    // A number's ends are still cuts.
+    assert!(proposals.iter().any(|p| p.head.ends_with("매일 ")));
+    assert!(proposals.iter().any(|p| p.tail.starts_with("에 돌고")));
+}
+
+#[test]
 fn a_topic_set_apart_by_a_comma_is_an_opening_of_its_own() {
     let sentence = "猫カフェのやつ、猫のプロフ画像は 600x600 の webp で統一";
     let proposals = learned::proposals(sentence, sentence, (&[], &[]), "", &[]);

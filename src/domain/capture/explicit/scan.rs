@@ -72,6 +72,9 @@ const OPENING_DECORATIONS: &[char] = &[
 const BODY_SEPARATORS: &[char] = &[':', '：', ',', '，', '、', '-', '—', '–'];
 const COLONS: &[char] = &[':', '：'];
 
+/// Marks that close a quotation.
+const CLOSING_QUOTES: &[char] = &['"', '\'', '“', '”', '’', '»', '」', '』'];
+
 /// Closing marks that may follow a verb that ends its sentence ("기억해줘~").
 pub(super) const CLOSING_DECORATIONS: &[char] = &[
     '~', '～', '♪', '"', '”', '’', '」', '』', ')', '）', ']', '】', '*', '^',
@@ -186,9 +189,17 @@ fn sentence_end(line: &str, from: usize) -> Option<(usize, usize, bool)> {
             chars.next();
         }
         let glued_to_word = line[run_end..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        // A mark inside a quotation that closes before the sentence goes on ("also „Add …“
+        // statt", "he said 'done.' and left") or ends ("„Added …“.") ends the quotation, not
+        // the sentence.
+        let quoted = line[run_end..]
+            .strip_prefix(CLOSING_QUOTES)
+            .is_some_and(|rest| {
+                rest.starts_with(is_terminator) || rest.trim_start().starts_with(char::is_lowercase)
+            });
         let abbreviation = &line[run_start..run_end] == "."
             && ends_with_abbreviation(&line[..run_start], &line[run_end..]);
-        if !(abbreviation || all_ascii && glued_to_word) {
+        if !(abbreviation || quoted || all_ascii && glued_to_word) {
             return Some((run_start, run_end, is_question));
         }
     }
@@ -763,6 +774,29 @@ mod tests {
         assert_eq!(
             split("it's a ` mark. Then more"),
             ["it's a ` mark", "Then more"]
+        );
+    }
+
+    #[test]
+    fn a_mark_that_closes_a_quotation_the_sentence_goes_on_after_ends_no_sentence() {
+        assert_eq!(
+            split("Commit-Messages im Imperativ, also „Add …“ statt „Added …“. Danke dir!"),
+            [
+                "Commit-Messages im Imperativ, also „Add …“ statt „Added …“",
+                "Danke dir"
+            ]
+        );
+        assert_eq!(
+            split("the bot replies \"done.\" and closes the ticket. Remember that"),
+            [
+                "the bot replies \"done.\" and closes the ticket",
+                "Remember that"
+            ]
+        );
+        // A quotation that ends its sentence ends it.
+        assert_eq!(
+            split("he wrote \"ship it.\" Then we shipped"),
+            ["he wrote \"ship it", "\" Then we shipped"]
         );
     }
 
