@@ -1075,9 +1075,14 @@ pub fn train_guard(
     }
     let options = TrainOptions {
         prior_bias: true,
-        // Ten times the others' penalty: fewer attacks to learn from, and a false flag refuses
-        // a memory the user asked for.
-        l2: 1e-4,
+        // A hundred times the others' penalty: fewer attacks to learn from, and a false flag
+        // refuses a memory the user asked for. At ten times, with blind15 trained on, a word
+        // as common as "to" weighed for approving everything and "Never force-push to main"
+        // read as an instruction. `GUARD_L2` tries another penalty.
+        l2: std::env::var("GUARD_L2")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1e-3),
         ..options(guard_model::CLASSES.len(), guard_model::BITS)
     };
     train(&examples, options)
