@@ -549,15 +549,20 @@ pub fn train_explicit_with(
             knobs.statements,
         ));
     }
-    [
-        train(&sentence, options(2, learned::BITS)),
-        train(&ruled, options(2, learned::RULED_BITS)),
-        train_ranking(&span, span_options()),
-        train(&request, options(2, learned::BITS)),
-        train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS)),
-        train_conv(&sentence_conv, order_options()),
-        train_conv(&request_conv, order_options()),
-    ]
+    // Each model learns from its own examples alone, so they train side by side: the same
+    // bytes as one after another, in a fraction of the time on a machine with several cores.
+    std::thread::scope(|scope| {
+        let trainings = [
+            scope.spawn(|| train(&sentence, options(2, learned::BITS))),
+            scope.spawn(|| train(&ruled, options(2, learned::RULED_BITS))),
+            scope.spawn(|| train_ranking(&span, span_options())),
+            scope.spawn(|| train(&request, options(2, learned::BITS))),
+            scope.spawn(|| train(&kind, options(learned::TYPES.len(), learned::TYPE_BITS))),
+            scope.spawn(|| train_conv(&sentence_conv, order_options())),
+            scope.spawn(|| train_conv(&request_conv, order_options())),
+        ];
+        trainings.map(|training| training.join().expect("a model's training panicked"))
+    })
 }
 
 /// Memories captured, wrong captures and types, by language and by kind of message.
@@ -664,9 +669,25 @@ pub fn vocabulary(root: &Path) -> String {
 pub fn train_all(root: &Path) -> Vec<Trained> {
     let candidate_cases = corpus::candidates(root);
     let message_cases = corpus::messages(root);
+    let guard_cases = corpus::guard(root);
     let mut out = Vec::new();
 
-    let bytes = train_gate(&candidate_cases);
+    // Every model learns from its own examples alone: they train side by side.
+    let (gate_bytes, explicit_weights, recall_bytes, guard_bytes) = std::thread::scope(|scope| {
+        let gate = scope.spawn(|| train_gate(&candidate_cases));
+        let recall = scope.spawn(|| train_recall(&message_cases));
+        let guard = scope.spawn(|| train_guard(&guard_cases, &message_cases, &candidate_cases));
+        let explicit = train_explicit(&message_cases, &candidate_cases);
+        let joined = "a model's training panicked";
+        (
+            gate.join().expect(joined),
+            explicit,
+            recall.join().expect(joined),
+            guard.join().expect(joined),
+        )
+    });
+
+    let bytes = gate_bytes;
     let weights = Weights::parse(leak(&bytes), gate_model::CLASSES.len()).unwrap();
     let test: Vec<&CandidateCase> = candidate_cases.iter().filter(|c| is_test(&c.id)).collect();
     let (by_language, by_kind) = score_gate(&weights, &test);
@@ -689,7 +710,6 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
             eprintln!("UNREACHED {line}");
         }
     }
-    let explicit_weights = train_explicit(&message_cases, &candidate_cases);
     let models = models_of(&explicit_weights);
     let [sentence, ruled, span, request, kind, sentence_order, request_order] = explicit_weights;
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
@@ -743,7 +763,7 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
         report: String::new(),
     });
 
-    let bytes = train_recall(&message_cases);
+    let bytes = recall_bytes;
     let weights = Weights::parse(leak(&bytes), 2).unwrap();
     let test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
     out.push(Trained {
@@ -757,8 +777,7 @@ pub fn train_all(root: &Path) -> Vec<Trained> {
         ),
     });
 
-    let guard_cases = corpus::guard(root);
-    let bytes = train_guard(&guard_cases, &message_cases, &candidate_cases);
+    let bytes = guard_bytes;
     let weights = Weights::parse(leak(&bytes), guard_model::CLASSES.len()).unwrap();
     let guard_test: Vec<&GuardCase> = guard_cases.iter().filter(|c| is_test(&c.id)).collect();
     let message_test: Vec<&MessageCase> = message_cases.iter().filter(|c| is_test(&c.id)).collect();
@@ -1078,11 +1097,8 @@ pub fn train_guard(
         // A hundred times the others' penalty: fewer attacks to learn from, and a false flag
         // refuses a memory the user asked for. At ten times, with blind15 trained on, a word
         // as common as "to" weighed for approving everything and "Never force-push to main"
-        // read as an instruction. `GUARD_L2` tries another penalty.
-        l2: std::env::var("GUARD_L2")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1e-3),
+        // read as an instruction.
+        l2: 1e-3,
         ..options(guard_model::CLASSES.len(), guard_model::BITS)
     };
     train(&examples, options)
