@@ -9,6 +9,7 @@
 use crate::domain::base::classifier::{Contribution, Field, Input, Prediction, Weights};
 use crate::domain::capture::explicit::recurrence::{mentions, RECURRING, TASK_BOUND};
 
+use super::structure::said_of_the_user;
 use super::{judged_text, Candidate, Rejection};
 
 pub const CLASSES: [&str; 20] = [
@@ -84,6 +85,7 @@ pub fn input<'a>(candidate: &'a Candidate, hits: &[Rejection]) -> Input<'a> {
         .named_if(judged.len() != candidate.text.len(), "opener")
         .named_if(hits.is_empty(), "rule:none")
         .named(specificity(judged))
+        .named_if(said_of_the_user(judged), "subject:user")
         .named_if(mentions(&candidate.text, TASK_BOUND), "task-bound")
         .named_if(mentions(&candidate.text, RECURRING), "recurring");
     for hit in hits {

@@ -351,7 +351,26 @@ const GONE: &[(Lang, &[&str])] = &[
 /// The user and a word of consent: agreeing to this session's plan, not a preference.
 #[rustfmt::skip]
 const USERS: &[&str] = &["user", "usuario", "nutzer", "benutzer", "utilisateur", "usuário",
-    "用户", "ユーザー", "사용자"];
+    "utilizador", "用户", "使用者", "ユーザー", "사용자"];
+
+/// Whether the line is said of the user, its first word after an article ("User prefers …",
+/// "Der Nutzer will …", "L'utilisateur préfère …", "ユーザーは…"): a preference or a request,
+/// never a platitude, however few of the project's names it holds.
+pub(super) fn said_of_the_user(text: &str) -> bool {
+    const ARTICLES: [&str; 7] = ["the", "der", "el", "le", "l", "o", "a"];
+    text.trim_start_matches(['-', '*', ' '])
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '’'))
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .find(|word| !ARTICLES.contains(&word.as_str()))
+        .is_some_and(|word| {
+            // A spaced word is the user's alone ("users table" is the project's); an unspaced
+            // one carries its particle ("ユーザーは", "사용자는").
+            USERS.iter().any(|user| {
+                word == *user || (user.chars().any(is_dense) && word.starts_with(user))
+            })
+        })
+}
 
 #[rustfmt::skip]
 const CONSENT: &[(Lang, &[&str])] = &[
@@ -825,6 +844,31 @@ mod tests {
             "Das CSV-Format, das wir ausgeben, ist in docs/export-format.md beschrieben",
         ] {
             assert!(!clause_ends_in_participle(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_line_said_of_the_user_is_told_from_one_about_users() {
+        for said in [
+            "User prefers terse answers",
+            "- The user wants a changelog entry per PR",
+            "Der Nutzer bevorzugt kurze Antworten",
+            "L'utilisateur préfère le tutoiement",
+            "O utilizador quer testes antes do merge",
+            "ユーザーは短い回答を好む",
+            "사용자는 한국어 답변을 선호함",
+            "用户希望先给结论",
+            "使用者偏好小步提交",
+        ] {
+            assert!(said_of_the_user(said), "{said}");
+        }
+        for not in [
+            "The users table has a soft-delete column",
+            "User-facing errors are written in English",
+            "Every user request goes through the gateway",
+            "Prefer small commits",
+        ] {
+            assert!(!said_of_the_user(not), "{not}");
         }
     }
 
