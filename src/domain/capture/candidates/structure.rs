@@ -366,9 +366,9 @@ pub(super) fn said_of_the_user(text: &str) -> bool {
         .is_some_and(|word| {
             // A spaced word is the user's alone ("users table" is the project's); an unspaced
             // one carries its particle ("ユーザーは", "사용자는").
-            USERS.iter().any(|user| {
-                word == *user || (user.chars().any(is_dense) && word.starts_with(user))
-            })
+            USERS
+                .iter()
+                .any(|user| word == *user || (user.chars().any(is_dense) && word.starts_with(user)))
         })
 }
 
