@@ -225,6 +225,11 @@ pub struct CandidateReport {
     pub junk: Decision,
     /// The kind of junk the model finds likeliest, whose features `junk` lists.
     pub junk_kind: &'static str,
+    /// The memory type it would be stored with, and whether the line named it (else the type
+    /// model chose it).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub tagged: bool,
 }
 
 /// The candidate of `line` (`- [type] text`, or bare text read as a project fact).
@@ -235,6 +240,7 @@ pub fn candidate(line: &str) -> CandidateReport {
         text: line.trim().to_string(),
         rationale: None,
         line: line.trim().to_string(),
+        tagged: true,
     });
     let hits = candidates::rule_hits(&candidate.text);
     let verdict = candidates::gate(&candidate);
@@ -251,6 +257,8 @@ pub fn candidate(line: &str) -> CandidateReport {
             features: features(why),
         },
         junk_kind: candidates::model::CLASSES[kind],
+        kind: candidate.kind.as_str(),
+        tagged: candidate.tagged,
     }
 }
 
@@ -338,6 +346,12 @@ impl CandidateReport {
         } else {
             self.rules.join(", ")
         };
+        let named = if self.tagged {
+            "as the line names it"
+        } else {
+            "the line names none: the type model's"
+        };
+        out.push_str(&format!("type: {} ({named})\n", self.kind));
         out.push_str(&format!("rules that matched: {rules}\n"));
         out.push_str(&format!(
             "model: p(junk) = {:.3}, likeliest kind {}\n",
@@ -385,5 +399,19 @@ mod tests {
         assert!(report.memories.is_empty());
         assert!(report.sentences.iter().all(|s| !s.asks.verdict));
         assert!(report.render().contains("asks for a memory: no"));
+    }
+
+    #[test]
+    fn a_candidate_report_says_its_type_and_who_chose_it() {
+        let tagged = candidate("- [reference] The runbook lives in docs/ops/runbook.md");
+        assert_eq!((tagged.kind, tagged.tagged), ("reference", true));
+        assert!(tagged
+            .render()
+            .contains("type: reference (as the line names it)"));
+        let untagged = candidate("- We decided to keep SQLite over Postgres for the desktop app");
+        assert_eq!((untagged.kind, untagged.tagged), ("decision", false));
+        assert!(untagged
+            .render()
+            .contains("type: decision (the line names none: the type model's)"));
     }
 }

@@ -124,6 +124,9 @@ pub(super) fn is_specific(word: &str) -> bool {
 }
 
 fn tag(candidate: &Candidate) -> &'static str {
+    if !candidate.tagged {
+        return "tag:none";
+    }
     match candidate.kind.as_str() {
         "feedback" => "tag:feedback",
         "project" => "tag:project",

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::domain::capture::explicit::learned;
 use crate::domain::memory::kind::MemoryType;
 
 /// Longest text and rationale kept, in characters; longer ones are cut at a word boundary.
@@ -33,6 +34,9 @@ pub struct Candidate {
     pub rationale: Option<String>,
     /// The line as the model wrote it (trimmed), for reports.
     pub line: String,
+    /// Whether the line named its type; a list line without one is typed by the type model.
+    #[serde(skip)]
+    pub tagged: bool,
 }
 
 /// A candidate line that could not be read as one (unknown type, empty), with the line.
@@ -152,7 +156,17 @@ impl Parsed {
         if body.is_empty() {
             return;
         }
-        let Some((kind, rest)) = split_memory_type(body, marker.is_some()) else {
+        // A list item without its type is still a candidate: models leave the tag out of a
+        // line now and then, and the fact it states would be lost. An unknown tag ("[note]")
+        // is a shape the model got wrong, and is reported.
+        let untagged = || {
+            let listed = marker.is_some() && !body.starts_with('[') && !is_none_line(body);
+            listed.then_some((None, body))
+        };
+        let Some((kind, rest)) = split_memory_type(body, marker.is_some())
+            .map(|(kind, rest)| (Some(kind), rest))
+            .or_else(untagged)
+        else {
             if !is_none_line(body) {
                 let reason = if marker.is_some() || body.starts_with('[') {
                     NO_MEMORY_TYPE
@@ -175,9 +189,12 @@ impl Parsed {
             });
             return;
         }
+        let text = cut_at_word(text, MAX_TEXT_CHARS);
         self.candidates.push(Candidate {
-            kind,
-            text: cut_at_word(text, MAX_TEXT_CHARS),
+            kind: kind
+                .unwrap_or_else(|| learned::type_of(&learned::models().kind, &text, &text, "")),
+            tagged: kind.is_some(),
+            text,
             rationale: rationale
                 .filter(|r| r.chars().count() >= MIN_RATIONALE_CHARS)
                 .map(|r| cut_at_word(r, MAX_RATIONALE_CHARS)),
@@ -494,10 +511,42 @@ mod tests {
             [
                 "--frozen-lockfile is required in CI installs",
                 "Keep one lockfile at the root",
+                "project-level settings live in .config",
             ]
         );
-        assert_eq!(unreadable.len(), 1);
-        assert_eq!(unreadable[0].reason, NO_MEMORY_TYPE);
+        // "project-level" names no type: the line is read as one without its tag.
+        assert!(candidates[..2].iter().all(|c| c.tagged));
+        assert!(!candidates[2].tagged);
+        assert!(unreadable.is_empty(), "{unreadable:?}");
+    }
+
+    #[test]
+    fn a_list_line_without_its_type_is_a_candidate_typed_by_the_type_model() {
+        let (candidates, unreadable) = parse(&[
+            "Memory candidates:",
+            "- [project] The API lives in services/api",
+            "- User prefers small commits with imperative subject lines",
+            "* Nutzer bevorzugt kurze Antworten ohne Zusammenfassung am Ende",
+            "1. We decided to keep SQLite over Postgres for the desktop build",
+            "- none",
+            "These stay true after the session:",
+        ]);
+        assert_eq!(
+            texts(&candidates),
+            [
+                "The API lives in services/api",
+                "User prefers small commits with imperative subject lines",
+                "Nutzer bevorzugt kurze Antworten ohne Zusammenfassung am Ende",
+                "We decided to keep SQLite over Postgres for the desktop build",
+            ]
+        );
+        let tagged: Vec<bool> = candidates.iter().map(|c| c.tagged).collect();
+        assert_eq!(tagged, [true, false, false, false]);
+        assert_eq!(candidates[1].kind, MemoryType::Feedback);
+        assert_eq!(candidates[3].kind, MemoryType::Decision);
+        // Prose in the block is still no candidate, and says so.
+        let reasons: Vec<&str> = unreadable.iter().map(|u| u.reason).collect();
+        assert_eq!(reasons, [NOT_A_CANDIDATE]);
     }
 
     #[test]
@@ -511,7 +560,7 @@ mod tests {
             "- Use pnpm instead of npm",
             "- [feedback|project|decision|reference] text",
         ]);
-        assert!(candidates.is_empty(), "{candidates:?}");
+        assert_eq!(texts(&candidates), ["Use pnpm instead of npm"]);
         let reasons: Vec<(&str, &str)> = unreadable
             .iter()
             .map(|u| (u.line.as_str(), u.reason))
@@ -523,7 +572,6 @@ mod tests {
                 ("- [note] Something without a known type", NO_MEMORY_TYPE),
                 ("- [decision]", EMPTY_TEXT),
                 ("- [decision] Why: only a rationale", EMPTY_TEXT),
-                ("- Use pnpm instead of npm", NO_MEMORY_TYPE),
                 (
                     "- [feedback|project|decision|reference] text",
                     NO_MEMORY_TYPE

@@ -18,6 +18,7 @@ fn candidate(kind: MemoryType, text: &str) -> Candidate {
         text: text.to_string(),
         rationale: None,
         line: format!("- [{}] {text}", kind.as_str()),
+        tagged: true,
     }
 }
 

@@ -385,6 +385,7 @@ pub fn gate_refusal(text: &str, kind: MemoryType, by_agent: bool) -> Option<Stri
         text: text.to_string(),
         rationale: None,
         line: text.to_string(),
+        tagged: true,
     };
     use crate::domain::capture::candidates::{gate, Rejection};
     let rejection = gate(&candidate).err()?;
