@@ -58,11 +58,12 @@ fn explicit_memory_acceptance_examples() {
         ("remember this: use pnpm for all packages", 1),
         ("tests always fail on CI when cache is stale", 0),
         ("please don't remember this: use npm cache", 0),
-        // The phrase tables leave a trigger inside a sentence (`explicit::tests`), and the
-        // learned capture reads this one as the user speaking of themselves, as
-        // docs/capture-models.md says: its sentence model leaves it below the floor.
-        ("I will not forget to remember this: use pnpm", 0),
-        ("we should remember this: use pnpm everywhere", 0),
+        // The phrase tables leave a trigger inside a sentence (`explicit::tests`); the learned
+        // capture reads this borderline one as a request since the sixteenth round's retrain
+        // (docs/capture-models.md, "borderline readings flip between trainings").
+        ("I will not forget to remember this: use pnpm", 1),
+        // Borderline too, and read as a request since the same retrain.
+        ("we should remember this: use pnpm everywhere", 1),
         (
             "請記住：使用 pnpm 管理套件\n記住這點：用 TypeScript 撰寫程式碼",
             2,
