@@ -192,7 +192,7 @@ impl Parsed {
         let text = cut_at_word(text, MAX_TEXT_CHARS);
         self.candidates.push(Candidate {
             kind: kind
-                .unwrap_or_else(|| learned::type_of(&learned::models().kind, &text, &text, "")),
+                .unwrap_or_else(|| learned::type_of(&learned::type_weights(), &text, &text, "")),
             tagged: kind.is_some(),
             text,
             rationale: rationale

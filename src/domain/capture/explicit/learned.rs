@@ -84,8 +84,14 @@ pub fn models() -> Models {
             bag: Weights::compiled(REQUEST_WEIGHTS, 2),
             order: Some(ConvWeights::compiled(REQUEST_ORDER, 2)),
         },
-        kind: Weights::compiled(TYPE_WEIGHTS, TYPES.len()),
+        kind: type_weights(),
     }
+}
+
+/// The type model's weights alone, for what needs a type and nothing else (a candidate line
+/// that names none).
+pub fn type_weights() -> Weights {
+    Weights::compiled(TYPE_WEIGHTS, TYPES.len())
 }
 
 /// What the sentence model reads of a sentence: its text, the short sentences around it (a
