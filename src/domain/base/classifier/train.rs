@@ -146,6 +146,11 @@ pub fn train_ranking(groups: &[Vec<Example>], options: TrainOptions) -> Vec<u8> 
     let mut g2 = vec![1e-8f64; k * rows];
     let mut order: Vec<usize> = (0..groups.len()).collect();
     let mut state = options.seed | 1;
+    // Each group's gradient, summed per weight in the order its proposals give it; `touched`
+    // lists the weights it reaches.
+    let mut sums = vec![0.0f64; k * rows];
+    let mut reached = vec![false; k * rows];
+    let mut touched: Vec<usize> = Vec::new();
     for _ in 0..options.epochs {
         shuffle(&mut order, &mut state);
         for &index in &order {
@@ -181,22 +186,22 @@ pub fn train_ranking(groups: &[Vec<Example>], options: TrainOptions) -> Vec<u8> 
                 .collect();
             // One step per feature of the group: a feature shared by every proposal (the
             // sentence's own words in each body) gets the sum of their errors, near zero.
-            let mut grads: Vec<(usize, f64)> = Vec::new();
+            // Each weight's step reads and writes that weight alone, so the order of the steps
+            // does not matter; the order of each sum's terms does, and is the proposals'.
             for (e, &error) in group.iter().zip(&errors) {
                 for &(row, value) in &e.features {
-                    grads.push((row as usize * k + 1, error * f64::from(value)));
+                    let at = row as usize * k + 1;
+                    if !reached[at] {
+                        reached[at] = true;
+                        touched.push(at);
+                    }
+                    sums[at] += error * f64::from(value);
                 }
             }
-            grads.sort_by_key(|&(at, _)| at);
-            let mut i = 0;
-            while i < grads.len() {
-                let at = grads[i].0;
-                let mut grad = 0.0;
-                while i < grads.len() && grads[i].0 == at {
-                    grad += grads[i].1;
-                    i += 1;
-                }
-                let grad = grad + options.l2 * w[at];
+            for at in touched.drain(..) {
+                let grad = sums[at] + options.l2 * w[at];
+                sums[at] = 0.0;
+                reached[at] = false;
                 g2[at] += grad * grad;
                 w[at] -= options.rate * grad / g2[at].sqrt();
             }
