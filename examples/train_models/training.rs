@@ -211,10 +211,32 @@ pub fn score_recall(weights: &Weights, cases: &[&MessageCase]) -> Score {
 /// proposals of such a sentence teach the span model; its right proposals, and every proposal
 /// of a sentence that asks nothing, teach the request model; the labelled type of each memory
 /// found teaches the type model.
+///
+/// Each message's examples depend on that message alone: the messages are walked in as many
+/// runs as there are cores, side by side, and the runs' examples joined in the messages' order,
+/// the same examples as one walk.
 fn explicit_examples<'a>(
     cases: impl Iterator<Item = &'a MessageCase>,
     knobs: Knobs,
 ) -> ExplicitExamples {
+    let cases: Vec<&MessageCase> = cases.collect();
+    let runs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run_length = cases.len().div_ceil(runs).max(1);
+    std::thread::scope(|scope| {
+        let walks: Vec<_> = cases
+            .chunks(run_length)
+            .map(|run| scope.spawn(move || explicit_examples_of(run, knobs)))
+            .collect();
+        let mut out = ExplicitExamples::default();
+        for walk in walks {
+            out.extend(walk.join().expect("a walk over the messages panicked"));
+        }
+        out
+    })
+}
+
+/// The examples of `cases`, in their order.
+fn explicit_examples_of(cases: &[&MessageCase], knobs: Knobs) -> ExplicitExamples {
     let mut out = ExplicitExamples::default();
     let ExplicitExamples {
         sentence,
@@ -335,6 +357,28 @@ struct ExplicitExamples {
     kind: Vec<Example>,
     sentence_conv: Vec<ConvExample>,
     request_conv: Vec<ConvExample>,
+}
+
+impl ExplicitExamples {
+    /// `other`'s examples after these.
+    fn extend(&mut self, other: ExplicitExamples) {
+        let ExplicitExamples {
+            sentence,
+            ruled,
+            span,
+            request,
+            kind,
+            sentence_conv,
+            request_conv,
+        } = other;
+        self.sentence.extend(sentence);
+        self.ruled.extend(ruled);
+        self.span.extend(span);
+        self.request.extend(request);
+        self.kind.extend(kind);
+        self.sentence_conv.extend(sentence_conv);
+        self.request_conv.extend(request_conv);
+    }
 }
 
 /// How many labelled memories some proposal gives exactly, of all: what the span generator
