@@ -156,6 +156,22 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
     assert_floors(batch, &messages, &candidates, &guard, floors);
 }
 
+#[test]
+fn the_seventeenth_blind_batch_keeps_its_figures() {
+    blind_batch_keeps(
+        "blind17",
+        Floors {
+            recall: 0.84,
+            precision: 0.81,
+            requests_seen: 0.87,
+            kept: 0.97,
+            rejected: 0.94,
+            instructions_caught: 0.85,
+            look_alikes_left: 0.95,
+        },
+    );
+}
+
 /// A second reader labelled the fifteenth blind batch's messages again, from the labelling rules
 /// alone and without its labels: how often two careful readers choose the very same text is
 /// what any figure counting exact texts can hope for. docs/capture-models.md quotes it.
