@@ -484,6 +484,30 @@ fn statement_examples<'a>(
         .collect()
 }
 
+/// The durable candidate lines as type-model examples: a line a model wrote of a fact, a rule,
+/// a decision or a place says its type as a user's memory does.
+fn candidate_type_examples<'a>(
+    cases: impl Iterator<Item = &'a CandidateCase>,
+    weight: f64,
+) -> Vec<Example> {
+    cases
+        .filter(|case| case.keep)
+        .filter_map(|case| {
+            let class = learned::TYPES
+                .iter()
+                .position(|t| t.as_str() == case.kind)?;
+            let candidate = candidate_of(case)?;
+            let rule_type = explicit::classify(&candidate.text);
+            Some(Example::new(
+                &learned::type_input(&candidate.text, &candidate.text, rule_type),
+                learned::TYPE_BITS,
+                class,
+                weight,
+            ))
+        })
+        .collect()
+}
+
 /// The proposals of every candidate line said as a user message, as request-model negatives:
 /// a statement holds no request, whatever it says.
 fn statement_request_examples<'a>(
@@ -575,7 +599,7 @@ pub fn train_explicit_with(
         ruled,
         span,
         mut request,
-        kind,
+        mut kind,
         sentence_conv,
         mut request_conv,
     } = explicit_examples(cases.iter().filter(|c| !is_test(&c.id)), knobs);
@@ -587,6 +611,12 @@ pub fn train_explicit_with(
         request.extend(bag);
         request_conv.extend(order);
     }
+    // The durable candidate lines teach the type model too, at half the weight of a user's
+    // memory: twice its examples, in a model's words rather than a user's.
+    kind.extend(candidate_type_examples(
+        statements.iter().filter(|c| !is_test(&c.id)),
+        0.5,
+    ));
     if knobs.statements > 0.0 {
         sentence.extend(statement_examples(
             statements.iter().filter(|c| !is_test(&c.id)),

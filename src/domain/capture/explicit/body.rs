@@ -32,8 +32,11 @@ const QUOTE_PAIRS: &[(char, char)] = &[
     ('«', '»'),
 ];
 
-/// One of these is stripped from the end of a body.
-const TRAILING_PUNCTUATION: &[char] = &['.', '!', '?', '。', '！', '？', ';', '；', '…', '．'];
+/// One of these is stripped from the end of a body. A comma is among them: a sentence keeps
+/// it before a trigger that follows it ("… (앞자리 0 날아가면 안 됨), 이거 기억해 줘").
+const TRAILING_PUNCTUATION: &[char] = &[
+    '.', '!', '?', '。', '！', '？', ';', '；', '…', '．', ',', '，', '、',
+];
 
 /// Whitespace and these are stripped from the end of a body, before its punctuation: a
 /// closing emoji or emphasis is no part of the memory.
@@ -243,6 +246,12 @@ mod tests {
             ),
             ("  use \t pnpm   everywhere  ", "use pnpm everywhere"),
             ("use pnpm everywhere 🙏", "use pnpm everywhere"),
+            (
+                "전화번호는 문자열로 저장 (앞자리 0 날아가면 안 됨),",
+                "전화번호는 문자열로 저장 (앞자리 0 날아가면 안 됨)",
+            ),
+            ("订单号一律用字符串，", "订单号一律用字符串"),
+            ("use pnpm, not npm, ", "use pnpm, not npm"),
         ];
         for (raw, text) in cases {
             assert_eq!(clean_body(raw).as_deref(), Some(text), "{raw}");

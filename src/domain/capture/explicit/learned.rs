@@ -9,7 +9,7 @@
 //! it more than even odds.
 
 use crate::domain::base::classifier::{
-    Blend, Contribution, ConvWeights, Field, Input, Prediction, Weights,
+    tokens, Blend, Contribution, ConvWeights, Field, Input, Prediction, Weights,
 };
 
 use crate::domain::base::text::{is_han_or_kana, is_hangul_syllable};
@@ -703,6 +703,34 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
     if !proposal.next.is_empty() {
         input = input.named("next").text(Field::Whole, proposal.next);
     }
+    // What a proposal keeps and leaves out, read for whether it names anything: a chatty
+    // opening or ending ("Errado de novo, …", "…, ¿vale", "…, beleza") names nothing the
+    // memory is about, a clause of the memory most often does.
+    input = input
+        .named_if(
+            !proposal.head.is_empty() && names_something(proposal.head),
+            "head:names",
+        )
+        .named_if(
+            !proposal.tail.is_empty() && names_something(proposal.tail),
+            "tail:names",
+        );
+    if let Body::Span(text) | Body::Before(text) = &proposal.body {
+        let clauses: Vec<&str> = text
+            .split(CLAUSE_MARKS)
+            .filter(|clause| !clause.trim().is_empty())
+            .collect();
+        input = input
+            .named_if(!names_something(text), "body:names-nothing")
+            .named_if(
+                clauses.len() > 1 && !names_something(clauses[0]),
+                "body:opens-naming-nothing",
+            )
+            .named_if(
+                clauses.len() > 1 && !names_something(clauses[clauses.len() - 1]),
+                "body:ends-naming-nothing",
+            );
+    }
     match &proposal.body {
         // A misspelt trigger left inside the memory ("…, dont touch it. rmemeber") reads as
         // the trigger it is.
@@ -733,6 +761,15 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             input
         }
     }
+}
+
+/// Whether `text` names something: a word the models do not read as themselves (what a memory
+/// is about: "weasyprint", "hectolitre"), a number or a mark of code.
+fn names_something(text: &str) -> bool {
+    text.contains(|c: char| c.is_ascii_digit() || matches!(c, '`' | '/' | '_' | '='))
+        || tokens(text)
+            .iter()
+            .any(|token| !vocabulary::is_known(token))
 }
 
 /// The shape of what a proposal leaves out before its memory (`head`) or after it: its length

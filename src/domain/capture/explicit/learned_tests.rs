@@ -294,6 +294,49 @@ fn a_proposal_s_edges_have_a_shape() {
 }
 
 #[test]
+fn what_a_proposal_keeps_and_leaves_out_is_read_for_whether_it_names_anything() {
+    let naming = |head: &str, body: &str, tail: &str| {
+        let proposal = learned::Proposal {
+            head,
+            tail,
+            body: learned::Body::Span(body),
+            next: "",
+            ..learned::Proposal::default()
+        };
+        let input = learned::input(&proposal, false, false);
+        input
+            .named
+            .iter()
+            .filter(|n| n.contains("names") || n.contains("naming"))
+            .map(|n| n.to_string())
+            .collect::<Vec<String>>()
+    };
+    // A chatty ending left in the memory names nothing; the memory's own clauses do.
+    assert_eq!(
+        naming(
+            "",
+            "the cron runs every 15 min on staging, ok",
+            ", remember that"
+        ),
+        ["body:ends-naming-nothing"]
+    );
+    assert_eq!(
+        naming("", "again, the lockfile is `pnpm-lock.yaml`", ""),
+        ["body:opens-naming-nothing"]
+    );
+    // What is left out names something: a memory cut short, or a task after it.
+    assert_eq!(
+        naming("remember:", "use pnpm", ", the builds use weasyprint 60.2"),
+        ["tail:names", "body:names-nothing"]
+    );
+    assert_eq!(naming("", "please do it again", ""), ["body:names-nothing"]);
+    assert_eq!(
+        naming("", "ok, never deploy on 31 December, ok", ""),
+        ["body:opens-naming-nothing", "body:ends-naming-nothing"]
+    );
+}
+
+#[test]
 fn a_request_is_read_in_its_own_clause() {
     let sentence = "Arregla el typo del header, y recuerda que nunca hacemos commit directo a main";
     let at = sentence.find("nunca").unwrap();

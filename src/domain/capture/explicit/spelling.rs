@@ -4,12 +4,14 @@
 //! dropped, changed, or two neighbours swapped; two edits from a word of seven letters or
 //! more), with the same first letter, stands for the nearest. The models read the word it
 //! stands for beside the word itself, so a misspelling weighs like the spelling no table lists.
+//! A Korean trigger typed with the keyboard left in Latin mode ("rldjrgownj", 기억해줘 on the
+//! two-set layout) stands for the trigger word its keys spell.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::triggers::triggers;
+use super::triggers::{all, triggers};
 
 /// Endings that inflect a word rather than misspell it.
 const INFLECTIONS: [&str; 5] = ["s", "es", "d", "ed", "ing"];
@@ -166,7 +168,7 @@ fn correction(word: &str) -> Option<&'static str> {
     }) {
         return None;
     }
-    lexicon
+    let misspelt = lexicon
         .iter()
         .filter(near)
         .filter(|entry| entry.folded[0] == folded[0])
@@ -177,7 +179,177 @@ fn correction(word: &str) -> Option<&'static str> {
         // The nearest, and of those the longest: the tables list a few misspellings too
         // ("remembr"), and "remembre" is as near to "remember".
         .min_by_key(|&(distance, longest, _)| (distance, longest))
-        .map(|(_, _, word)| word)
+        .map(|(_, _, word)| word);
+    misspelt.or_else(|| typed_in_latin_mode(word))
+}
+
+/// The Korean trigger word the keys of `word` spell on the two-set layout, when they spell
+/// Hangul that starts with one ("rldjrgownj" is 기억해줘, which starts with 기억해).
+fn typed_in_latin_mode(word: &str) -> Option<&'static str> {
+    let hangul = hangul_of_keys(word)?;
+    hangul_lexicon()
+        .iter()
+        .filter(|trigger| hangul.starts_with(**trigger))
+        .max_by_key(|trigger| trigger.len())
+        .copied()
+}
+
+/// The Hangul words of the trigger phrases and the sentence-final verbs that ask to keep
+/// something, of two syllables or more.
+fn hangul_lexicon() -> &'static [&'static str] {
+    static LEXICON: OnceLock<Vec<&'static str>> = OnceLock::new();
+    LEXICON.get_or_init(|| {
+        let mut words: Vec<&'static str> = triggers()
+            .map(|trigger| trigger.phrase)
+            .chain(all(|language| language.final_verbs))
+            .flat_map(|phrase| phrase.split(|c: char| !c.is_alphabetic()))
+            .filter(|word| {
+                word.chars().count() >= 2
+                    && word
+                        .chars()
+                        .all(crate::domain::base::text::is_hangul_syllable)
+            })
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    })
+}
+
+/// A key of the Korean two-set layout: a consonant (its index among the 19 initial
+/// consonants) or a vowel (its index among the 21 medial vowels).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Consonant(u32),
+    Vowel(u32),
+}
+
+fn key(c: char) -> Option<Key> {
+    // Shift makes a tense consonant or a second vowel of five keys; of the others it is the
+    // key itself.
+    let consonant = |index| Some(Key::Consonant(index));
+    let vowel = |index| Some(Key::Vowel(index));
+    match c {
+        'R' => consonant(1),
+        'E' => consonant(4),
+        'Q' => consonant(8),
+        'T' => consonant(10),
+        'W' => consonant(13),
+        'O' => vowel(3),
+        'P' => vowel(7),
+        _ => match c.to_ascii_lowercase() {
+            'r' => consonant(0),
+            's' => consonant(2),
+            'e' => consonant(3),
+            'f' => consonant(5),
+            'a' => consonant(6),
+            'q' => consonant(7),
+            't' => consonant(9),
+            'd' => consonant(11),
+            'w' => consonant(12),
+            'c' => consonant(14),
+            'z' => consonant(15),
+            'x' => consonant(16),
+            'v' => consonant(17),
+            'g' => consonant(18),
+            'k' => vowel(0),
+            'o' => vowel(1),
+            'i' => vowel(2),
+            'j' => vowel(4),
+            'p' => vowel(5),
+            'u' => vowel(6),
+            'h' => vowel(8),
+            'y' => vowel(12),
+            'n' => vowel(13),
+            'b' => vowel(17),
+            'm' => vowel(18),
+            'l' => vowel(20),
+            _ => None,
+        },
+    }
+}
+
+/// Two vowel keys typed in a row that make one vowel (ㅗ and ㅏ make ㅘ).
+fn compound_vowel(first: u32, second: u32) -> Option<u32> {
+    match (first, second) {
+        (8, 0) => Some(9),
+        (8, 1) => Some(10),
+        (8, 20) => Some(11),
+        (13, 4) => Some(14),
+        (13, 5) => Some(15),
+        (13, 20) => Some(16),
+        (18, 20) => Some(19),
+        _ => None,
+    }
+}
+
+/// The final-consonant index of an initial consonant (ㄸ, ㅃ and ㅉ end no syllable).
+fn final_of(initial: u32) -> Option<u32> {
+    const FINALS: [u32; 19] = [
+        1, 2, 4, 7, 0, 8, 16, 17, 0, 19, 20, 21, 22, 0, 23, 24, 25, 26, 27,
+    ];
+    Some(FINALS[initial as usize]).filter(|&index| index != 0)
+}
+
+/// Two consonant keys that end a syllable together (ㄹ and ㄱ make ㄺ).
+fn final_pair(first: u32, second: u32) -> Option<u32> {
+    match (first, second) {
+        (0, 9) => Some(3),
+        (2, 12) => Some(5),
+        (2, 18) => Some(6),
+        (5, 0) => Some(9),
+        (5, 6) => Some(10),
+        (5, 7) => Some(11),
+        (5, 9) => Some(12),
+        (5, 16) => Some(13),
+        (5, 17) => Some(14),
+        (5, 18) => Some(15),
+        (7, 9) => Some(18),
+        _ => None,
+    }
+}
+
+/// The Hangul syllables the keys of `word` compose, as a Korean input method composes them, or
+/// `None` when they leave a letter that is no part of a syllable (as English words do).
+fn hangul_of_keys(word: &str) -> Option<String> {
+    let keys: Vec<Key> = word.chars().map(key).collect::<Option<_>>()?;
+    let consonant_at = |at: usize| match keys.get(at) {
+        Some(&Key::Consonant(index)) => Some(index),
+        _ => None,
+    };
+    let vowel_at = |at: usize| match keys.get(at) {
+        Some(&Key::Vowel(index)) => Some(index),
+        _ => None,
+    };
+    let mut out = String::new();
+    let mut at = 0;
+    while at < keys.len() {
+        let initial = consonant_at(at)?;
+        let mut medial = vowel_at(at + 1)?;
+        at += 2;
+        if let Some(compound) = vowel_at(at).and_then(|next| compound_vowel(medial, next)) {
+            medial = compound;
+            at += 1;
+        }
+        // A consonant followed by a vowel starts the next syllable; one that is not ends this.
+        let mut last = 0;
+        if let Some(first) = consonant_at(at).filter(|_| vowel_at(at + 1).is_none()) {
+            let pair = consonant_at(at + 1)
+                .filter(|_| vowel_at(at + 2).is_none())
+                .and_then(|second| final_pair(first, second));
+            if let Some(pair) = pair {
+                last = pair;
+                at += 2;
+            } else {
+                last = final_of(first)?;
+                at += 1;
+            }
+        }
+        out.push(char::from_u32(
+            0xAC00 + (initial * 21 + medial) * 28 + last,
+        )?);
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -253,6 +425,67 @@ mod tests {
             "the first letter differs"
         );
         assert!(corrections("记住这个").is_empty());
+    }
+
+    #[test]
+    fn keys_typed_in_latin_mode_compose_the_hangul_they_spell() {
+        for (keys, hangul) in [
+            ("rldjrgownj", "기억해줘"),
+            ("dkssudgktpdy", "안녕하세요"),
+            ("apahgo", "메모해"),
+            ("ekfrrhkd", "닭광"),
+            ("Tkdnwl", "싸우지"),
+            ("dmlrus", "의견"),
+            ("gkfEo", "할때"),
+        ] {
+            assert_eq!(hangul_of_keys(keys).as_deref(), Some(hangul), "{keys}");
+        }
+        for word in ["remember", "that", "rk1", "rkE", "bk"] {
+            assert_eq!(hangul_of_keys(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn every_key_of_the_two_set_layout_is_its_jamo() {
+        let syllables = |text: &str| text.chars().map(String::from).collect::<Vec<_>>();
+        let initials = syllables("가까나다따라마바빠사싸아자짜차카타파하");
+        for (key, syllable) in "rRseEfaqQtTdwWczxvg".chars().zip(&initials) {
+            assert_eq!(hangul_of_keys(&format!("{key}k")).as_ref(), Some(syllable), "{key}");
+        }
+        let medials = syllables("가개갸걔거게겨계고과괘괴교구궈궤귀규그긔기");
+        for (keys, syllable) in [
+            "k", "o", "i", "O", "j", "p", "u", "P", "h", "hk", "ho", "hl", "y", "n", "nj", "np",
+            "nl", "b", "m", "ml", "l",
+        ]
+        .iter()
+        .zip(&medials)
+        {
+            assert_eq!(hangul_of_keys(&format!("r{keys}")).as_ref(), Some(syllable), "{keys}");
+        }
+        let finals = syllables("각갂갃간갅갆갇갈갉갊갋갌갍갎갏감갑값갓갔강갖갗갘같갚갛");
+        for (keys, syllable) in [
+            "r", "R", "rt", "s", "sw", "sg", "e", "f", "fr", "fa", "fq", "ft", "fx", "fv", "fg",
+            "a", "q", "qt", "t", "T", "d", "w", "c", "z", "x", "v", "g",
+        ]
+        .iter()
+        .zip(&finals)
+        {
+            assert_eq!(hangul_of_keys(&format!("rk{keys}")).as_ref(), Some(syllable), "{keys}");
+        }
+        // Tense ㄸ, ㅃ and ㅉ end no syllable; upper case of any other key is the key.
+        for keys in ["rkE", "rkQ", "rkW"] {
+            assert_eq!(hangul_of_keys(keys), None, "{keys}");
+        }
+        assert_eq!(hangul_of_keys("SK").as_deref(), Some("나"));
+    }
+
+    #[test]
+    fn a_korean_trigger_typed_in_latin_mode_stands_for_the_trigger() {
+        assert_eq!(corrections("rldjrgownj 아 한영키"), ["기억해"]);
+        assert_eq!(corrections("이거 rldjrgo 둬"), ["기억해"]);
+        // Hangul that is no trigger, and keys that spell none, stand for nothing.
+        assert!(corrections("dkssudgktpdy").is_empty());
+        assert!(corrections("rkskek").is_empty());
     }
 
     #[test]
