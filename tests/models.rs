@@ -157,16 +157,16 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
 }
 
 #[test]
-fn the_seventeenth_blind_batch_keeps_its_figures() {
+fn the_eighteenth_blind_batch_keeps_its_figures() {
     blind_batch_keeps(
-        "blind17",
+        "blind18",
         Floors {
-            recall: 0.84,
-            precision: 0.81,
-            requests_seen: 0.87,
+            recall: 0.85,
+            precision: 0.84,
+            requests_seen: 0.94,
             kept: 0.97,
-            rejected: 0.94,
-            instructions_caught: 0.85,
+            rejected: 0.95,
+            instructions_caught: 0.87,
             look_alikes_left: 0.95,
         },
     );

@@ -450,7 +450,11 @@ mod tests {
         let syllables = |text: &str| text.chars().map(String::from).collect::<Vec<_>>();
         let initials = syllables("가까나다따라마바빠사싸아자짜차카타파하");
         for (key, syllable) in "rRseEfaqQtTdwWczxvg".chars().zip(&initials) {
-            assert_eq!(hangul_of_keys(&format!("{key}k")).as_ref(), Some(syllable), "{key}");
+            assert_eq!(
+                hangul_of_keys(&format!("{key}k")).as_ref(),
+                Some(syllable),
+                "{key}"
+            );
         }
         let medials = syllables("가개갸걔거게겨계고과괘괴교구궈궤귀규그긔기");
         for (keys, syllable) in [
@@ -460,7 +464,11 @@ mod tests {
         .iter()
         .zip(&medials)
         {
-            assert_eq!(hangul_of_keys(&format!("r{keys}")).as_ref(), Some(syllable), "{keys}");
+            assert_eq!(
+                hangul_of_keys(&format!("r{keys}")).as_ref(),
+                Some(syllable),
+                "{keys}"
+            );
         }
         let finals = syllables("각갂갃간갅갆갇갈갉갊갋갌갍갎갏감갑값갓갔강갖갗갘같갚갛");
         for (keys, syllable) in [
@@ -470,7 +478,11 @@ mod tests {
         .iter()
         .zip(&finals)
         {
-            assert_eq!(hangul_of_keys(&format!("rk{keys}")).as_ref(), Some(syllable), "{keys}");
+            assert_eq!(
+                hangul_of_keys(&format!("rk{keys}")).as_ref(),
+                Some(syllable),
+                "{keys}"
+            );
         }
         // Tense ㄸ, ㅃ and ㅉ end no syllable; upper case of any other key is the key.
         for keys in ["rkE", "rkQ", "rkW"] {
