@@ -260,24 +260,27 @@ fn the_models_read_what_the_tables_took_too() {
     assert!(taken.iter().all(|text| !text.contains("decision please")));
 }
 
+/// The named features the span model reads of a proposal leaving `head` and `tail` out of a
+/// memory `body`, of those whose name holds one of `kinds`.
+fn named_features(head: &str, body: &str, tail: &str, kinds: &[&str]) -> Vec<String> {
+    let proposal = learned::Proposal {
+        head,
+        tail,
+        body: learned::Body::Span(body),
+        next: "",
+        ..learned::Proposal::default()
+    };
+    learned::input(&proposal, false, false)
+        .named
+        .iter()
+        .filter(|name| kinds.iter().any(|kind| name.contains(kind)))
+        .map(|name| name.to_string())
+        .collect()
+}
+
 #[test]
 fn a_proposal_s_edges_have_a_shape() {
-    let shape = |head: &str, tail: &str| {
-        let proposal = learned::Proposal {
-            head,
-            tail,
-            body: learned::Body::Span("x"),
-            next: "",
-            ..learned::Proposal::default()
-        };
-        let input = learned::input(&proposal, false, false);
-        input
-            .named
-            .iter()
-            .filter(|n| n.contains(":shape:"))
-            .map(|n| n.to_string())
-            .collect::<Vec<String>>()
-    };
+    let shape = |head: &str, tail: &str| named_features(head, "x", tail, &[":shape:"]);
     assert_eq!(shape("", ""), ["head:shape:none", "tail:shape:none"]);
     assert_eq!(
         shape("remember this:", ", ok?"),
@@ -295,22 +298,8 @@ fn a_proposal_s_edges_have_a_shape() {
 
 #[test]
 fn what_a_proposal_keeps_and_leaves_out_is_read_for_whether_it_names_anything() {
-    let naming = |head: &str, body: &str, tail: &str| {
-        let proposal = learned::Proposal {
-            head,
-            tail,
-            body: learned::Body::Span(body),
-            next: "",
-            ..learned::Proposal::default()
-        };
-        let input = learned::input(&proposal, false, false);
-        input
-            .named
-            .iter()
-            .filter(|n| n.contains("names") || n.contains("naming"))
-            .map(|n| n.to_string())
-            .collect::<Vec<String>>()
-    };
+    let naming =
+        |head: &str, body: &str, tail: &str| named_features(head, body, tail, &["names", "naming"]);
     // A chatty ending left in the memory names nothing; the memory's own clauses do.
     assert_eq!(
         naming(
