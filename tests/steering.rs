@@ -131,7 +131,11 @@ fn a_contradicting_memory_through_render_replaces_the_old_one() {
         &env,
         SESSION,
         "m2",
-        "From now on, do not run the typecheck before committing. And from now on use bun instead of pnpm.",
+        // "And from now on use bun instead of pnpm." read as a request for the task only after
+        // the eighteenth round's retrain, and "use bun instead of pnpm" as a decision
+        // (docs/capture-models.md, "borderline readings flip between trainings"): this test is
+        // about what a contradicting rule replaces, so it says the rule in the old one's words.
+        "From now on, do not run the typecheck before committing. From now on, use bun instead of pnpm for all packages.",
     );
     assert!(
         shown.contains(
@@ -140,8 +144,9 @@ fn a_contradicting_memory_through_render_replaces_the_old_one() {
         "{shown}"
     );
     assert!(
-        shown
-            .contains("- [feedback] use bun instead of pnpm (replaces: use pnpm for all packages)"),
+        shown.contains(
+            "- [feedback] use bun instead of pnpm for all packages (replaces: use pnpm for all packages)"
+        ),
         "{shown}"
     );
     let all = entries(&env);
@@ -152,7 +157,8 @@ fn a_contradicting_memory_through_render_replaces_the_old_one() {
     assert_eq!(new["supersedes"], old["id"]);
     let block = render(&env, "ses_steering_2", "m1", "hello");
     assert!(
-        block.contains("- do not run the typecheck before committing\n- use bun instead of pnpm"),
+        block.contains("- do not run the typecheck before committing\n")
+            && block.contains("- use bun instead of pnpm for all packages\n"),
         "{block}"
     );
     assert!(

@@ -54,14 +54,10 @@ fn promote(env: &Env, session: &str, summary: &str) -> Value {
 
 #[test]
 fn explicit_memory_acceptance_examples() {
-    let cases: [(&str, usize); 8] = [
+    let cases: [(&str, usize); 7] = [
         ("remember this: use pnpm for all packages", 1),
         ("tests always fail on CI when cache is stale", 0),
         ("please don't remember this: use npm cache", 0),
-        // The phrase tables leave a trigger inside a sentence (`explicit::tests`); the learned
-        // capture reads this borderline one as a request since the sixteenth round's retrain
-        // (docs/capture-models.md, "borderline readings flip between trainings").
-        ("I will not forget to remember this: use pnpm", 1),
         (
             "請記住：使用 pnpm 管理套件\n記住這點：用 TypeScript 撰寫程式碼",
             2,
@@ -83,20 +79,25 @@ fn explicit_memory_acceptance_examples() {
             assert_eq!(entry["confidence"], 1.0);
         }
     }
-    // A reading on the models' line flips between trainings (docs/capture-models.md, "borderline
-    // readings flip between trainings": this one was kept after the sixteenth round's retrain
-    // and left after the seventeenth's). Whichever way it falls, nothing else is stored.
-    let env = Env::new();
-    render_with(
-        &env,
-        "s1",
-        "we should remember this: use pnpm everywhere",
-        "m1",
-    );
-    let stored = entries(&env);
-    assert!(stored.len() <= 1, "{stored:?}");
-    for entry in &stored {
-        assert_eq!(entry["text"], "use pnpm everywhere");
+    // Readings on the models' line flip between trainings (docs/capture-models.md, "borderline
+    // readings flip between trainings": the first was kept after the sixteenth round's retrain
+    // and left after the seventeenth's; the second, a trigger the phrase tables leave inside a
+    // sentence, was kept from the sixteenth round to the seventeenth and left after the
+    // eighteenth's). Whichever way they fall, nothing else is stored.
+    for (prompt, memory) in [
+        (
+            "we should remember this: use pnpm everywhere",
+            "use pnpm everywhere",
+        ),
+        ("I will not forget to remember this: use pnpm", "use pnpm"),
+    ] {
+        let env = Env::new();
+        render_with(&env, "s1", prompt, "m1");
+        let stored = entries(&env);
+        assert!(stored.len() <= 1, "{prompt}: {stored:?}");
+        for entry in &stored {
+            assert_eq!(entry["text"], memory, "{prompt}");
+        }
     }
     let env = Env::new();
     render_with(&env, "s1", "remember this: use pnpm for all packages", "m1");
