@@ -5,13 +5,15 @@
 //! more), with the same first letter, stands for the nearest. The models read the word it
 //! stands for beside the word itself, so a misspelling weighs like the spelling no table lists.
 //! A Korean trigger typed with the keyboard left in Latin mode ("rldjrgownj", 기억해줘 on the
-//! two-set layout) stands for the trigger word its keys spell.
+//! two-set layout) stands for the trigger word its keys spell, and a Hangul word one vowel or
+//! one final consonant from a Korean keeping verb ("기엌해줘", "기억헤", "긱억해둬") for that verb.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::triggers::{all, triggers};
+use crate::domain::base::text::is_hangul_syllable;
 
 /// Endings that inflect a word rather than misspell it.
 const INFLECTIONS: [&str; 5] = ["s", "es", "d", "ed", "ing"];
@@ -122,6 +124,11 @@ fn reach(chars: usize) -> usize {
 pub fn corrections(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
     for word in text.split(|c: char| !c.is_alphabetic()) {
+        let hangul = word.chars().all(is_hangul_syllable);
+        if hangul {
+            out.extend(hangul_slip(word));
+            continue;
+        }
         if word.chars().count() < MIN_WORD_CHARS || !is_latin_word(word) {
             continue;
         }
@@ -183,6 +190,90 @@ fn correction(word: &str) -> Option<&'static str> {
     misspelt.or_else(|| typed_in_latin_mode(word))
 }
 
+/// The Korean keeping verb (`final_verbs`, of three syllables or more) whose syllables `word`
+/// starts with but for one slip: one syllable with another vowel, or a final consonant added,
+/// dropped or changed ("기엌해줘", "기억헤", "긱억해둬", "명싱해"). Its initial consonants are
+/// the verb's: "기억나세요" (do you remember) is another verb. 하 for 해 is the verb inflected
+/// ("저장하고", "기억하는지"), not misspelt.
+fn hangul_slip(word: &str) -> Option<&'static str> {
+    let syllables: Vec<char> = word.chars().collect();
+    if syllables.len() < MIN_SLIP_SYLLABLES || !syllables.iter().all(|&c| is_hangul_syllable(c)) {
+        return None;
+    }
+    let verbs = keeping_verbs();
+    if verbs.iter().any(|verb| word.starts_with(verb)) {
+        return None;
+    }
+    verbs
+        .iter()
+        .filter(|verb| {
+            let verb: Vec<char> = verb.chars().collect();
+            verb.len() <= syllables.len() && {
+                let differing: Vec<(char, char)> = verb
+                    .iter()
+                    .zip(&syllables)
+                    .filter(|(a, b)| a != b)
+                    .map(|(&a, &b)| (a, b))
+                    .collect();
+                matches!(differing.as_slice(), [(meant, typed)] if is_slip(*meant, *typed))
+            }
+        })
+        .max_by_key(|verb| verb.len())
+        .copied()
+}
+
+/// Keeping verbs are three syllables or more: two-syllable words have too many neighbours one
+/// slip away ("기억" and "기업", a company).
+const MIN_SLIP_SYLLABLES: usize = 3;
+
+/// Whether the syllable `typed` is `meant` with one slip: the same initial consonant, and either
+/// another vowel or another final (added, dropped or changed), not both; and not one form of
+/// 하다 for another (하, 해, 할, 한, 했: "기억하고" beside 기억해 and 기억할).
+fn is_slip(meant: char, typed: char) -> bool {
+    let (initial, medial, last) = jamo(meant);
+    let (typed_initial, typed_medial, typed_last) = jamo(typed);
+    let inflected = is_form_of_ha(meant) && is_form_of_ha(typed);
+    typed_initial == initial && ((medial != typed_medial) != (last != typed_last)) && !inflected
+}
+
+/// Whether `syllable` is 하 or 해 with any final: a form of the verb 하다.
+fn is_form_of_ha(syllable: char) -> bool {
+    let (initial, medial, _) = jamo(syllable);
+    initial == JAMO_H && (medial == JAMO_A || medial == JAMO_AE)
+}
+
+/// The initial ㅎ and the medial vowels ㅏ and ㅐ, as `jamo` numbers them.
+const JAMO_H: u32 = 18;
+const JAMO_A: u32 = 0;
+const JAMO_AE: u32 = 1;
+
+/// A Hangul syllable's initial consonant, medial vowel and final (0 for none), numbered as
+/// Unicode composes them.
+fn jamo(syllable: char) -> (u32, u32, u32) {
+    let index = syllable as u32 - HANGUL_FIRST;
+    (index / (21 * 28), index % (21 * 28) / 28, index % 28)
+}
+
+/// The first Hangul syllable, 가.
+const HANGUL_FIRST: u32 = 0xAC00;
+
+/// The words of the Korean sentence-final verbs that ask to keep something, of three
+/// syllables or more, longest first.
+fn keeping_verbs() -> &'static [&'static str] {
+    static VERBS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    VERBS.get_or_init(|| {
+        let mut words: Vec<&'static str> = all(|language| language.final_verbs)
+            .flat_map(|phrase| phrase.split(|c: char| !c.is_alphabetic()))
+            .filter(|word| {
+                word.chars().count() >= MIN_SLIP_SYLLABLES && word.chars().all(is_hangul_syllable)
+            })
+            .collect();
+        words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        words.dedup();
+        words
+    })
+}
+
 /// The Korean trigger word the keys of `word` spell on the two-set layout, when they spell
 /// Hangul that starts with one ("rldjrgownj" is 기억해줘, which starts with 기억해).
 fn typed_in_latin_mode(word: &str) -> Option<&'static str> {
@@ -203,12 +294,7 @@ fn hangul_lexicon() -> &'static [&'static str] {
             .map(|trigger| trigger.phrase)
             .chain(all(|language| language.final_verbs))
             .flat_map(|phrase| phrase.split(|c: char| !c.is_alphabetic()))
-            .filter(|word| {
-                word.chars().count() >= 2
-                    && word
-                        .chars()
-                        .all(crate::domain::base::text::is_hangul_syllable)
-            })
+            .filter(|word| word.chars().count() >= 2 && word.chars().all(is_hangul_syllable))
             .collect();
         words.sort_unstable();
         words.dedup();
@@ -512,5 +598,41 @@ mod tests {
         }
         // One letter more that is no ending is still a misspelling.
         assert_eq!(corrections("keept in mind"), ["keep"]);
+    }
+
+    #[test]
+    fn a_hangul_slip_of_a_keeping_verb_stands_for_the_verb() {
+        for (text, verb) in [
+            ("기엌해줘 ㅠ", "기억해"),
+            ("이거 기억헤줘", "기억해"),
+            ("긱억해둬요", "기억해둬"),
+            ("명싱해", "명심해"),
+            ("잇지마 제발", "잊지마"),
+            ("기억혜줘", "기억해"),
+        ] {
+            assert_eq!(corrections(text), [verb], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_keeping_verb_spelt_right_inflected_or_far_is_no_slip() {
+        for text in [
+            // Spelt right: the tables read it already.
+            "기억해줘",
+            // 하 for 해 is the verb inflected.
+            "기억하고",
+            "저장하고",
+            "기억하는지",
+            // Another initial consonant is another verb: "do you remember".
+            "기억나세요",
+            // Another form of 하다 is an inflection too: 했 for 해.
+            "기억했어",
+            // A vowel and a final both changed, two syllables changed, or two syllables only.
+            "기앆해",
+            "기엌헤줘",
+            "기엌",
+        ] {
+            assert!(corrections(text).is_empty(), "{text}");
+        }
     }
 }
