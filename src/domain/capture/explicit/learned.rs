@@ -289,6 +289,10 @@ const HEAD_REACH: usize = 40;
 const TAIL_REACH: usize = 30;
 /// Openings left out together with an ending are shorter, or end with a mark.
 const PAIR_HEAD_REACH: usize = 16;
+/// A request set apart by a mark in the middle of a sentence ("The one thing that keeps
+/// biting us: please remember that X") is an opening of at most this many characters after the
+/// mark, ending before a word that follows a space.
+const STACKED_HEAD_REACH: usize = 24;
 /// At most this many openings are left out of a sentence pointed back at.
 const MAX_RUN_OPENINGS: usize = 3;
 /// At most this many proposals per sentence.
@@ -483,11 +487,28 @@ pub fn proposals<'a>(
     let total = chars_to(trimmed.len());
     let after_mark = |at: usize| ends_at_mark(&trimmed[..at]) && !inside_number(trimmed, at);
     let before_mark = |at: usize| starts_at_mark(&trimmed[at..]) && !inside_number(trimmed, at);
-    let heads: Vec<usize> = cuts
+    let mut heads: Vec<usize> = cuts
         .iter()
         .copied()
         .filter(|&at| chars_to(at) <= HEAD_REACH || after_mark(at))
         .collect();
+    // Past an opening that ends with a mark, a short request may open the memory as one opens
+    // a sentence; a trigger is spaced from its memory in the languages that cut words by spaces.
+    let marked: Vec<usize> = heads.iter().copied().filter(|&at| after_mark(at)).collect();
+    let stacked: Vec<usize> = cuts
+        .iter()
+        .copied()
+        .filter(|&at| {
+            trimmed[..at].ends_with(char::is_whitespace)
+                && marked.iter().any(|&mark| {
+                    mark < at
+                        && trimmed[mark..at].trim_start().chars().count() <= STACKED_HEAD_REACH
+                })
+        })
+        .collect();
+    heads.extend(&stacked);
+    heads.sort_unstable();
+    heads.dedup();
     let tails: Vec<usize> = cuts
         .iter()
         .copied()
@@ -555,7 +576,7 @@ pub fn proposals<'a>(
     // ってこと覚えといてね". The opening ends at a mark or is short.
     'pairs: for &head in heads
         .iter()
-        .filter(|&&at| after_mark(at) || chars_to(at) <= PAIR_HEAD_REACH)
+        .filter(|&&at| after_mark(at) || chars_to(at) <= PAIR_HEAD_REACH || stacked.contains(&at))
     {
         for &end in tails.iter().filter(|&&end| end > head) {
             if out.len() >= MAX_PROPOSALS {
@@ -720,14 +741,17 @@ pub fn input<'a>(proposal: &Proposal<'a>, rule_took: bool, rule_in_sentence: boo
             .split(CLAUSE_MARKS)
             .filter(|clause| !clause.trim().is_empty())
             .collect();
+        // Words never run across a clause mark, so the body names something when one of its
+        // clauses does: each clause is read once.
+        let names: Vec<bool> = clauses
+            .iter()
+            .map(|clause| names_something(clause))
+            .collect();
         input = input
-            .named_if(!names_something(text), "body:names-nothing")
+            .named_if(!names.contains(&true), "body:names-nothing")
+            .named_if(names.len() > 1 && !names[0], "body:opens-naming-nothing")
             .named_if(
-                clauses.len() > 1 && !names_something(clauses[0]),
-                "body:opens-naming-nothing",
-            )
-            .named_if(
-                clauses.len() > 1 && !names_something(clauses[clauses.len() - 1]),
+                names.len() > 1 && !names[names.len() - 1],
                 "body:ends-naming-nothing",
             );
     }

@@ -1323,3 +1323,41 @@ fn the_type_model_reads_whether_a_memory_holds_more_than_one_sentence() {
     assert!(!named("z. B. B-12-4 is the grave number format"));
     assert!(!named("Use pnpm, because npm breaks the workspace"));
 }
+
+#[test]
+fn a_request_past_an_opening_set_apart_by_a_mark_is_an_opening_too() {
+    let opens_at = |sentence: &'static str, body: &str| {
+        learned::proposals(sentence, sentence, (&[], &[]), "", &[])
+            .iter()
+            .any(|p| p.body == learned::Body::Span(body) && p.tail.is_empty())
+    };
+    let body = "ring numbers are stored as text, never as integers";
+    assert!(opens_at(
+        "The one thing that keeps biting us: please remember that ring numbers are stored as text, never as integers",
+        body
+    ));
+    // Without the mark the request is too far from the start to open the memory.
+    assert!(!opens_at(
+        "The one thing that keeps biting us and please remember that ring numbers are stored as text, never as integers",
+        body
+    ));
+    // Nor when it is longer than a request: the reach is counted from the mark.
+    assert!(!opens_at(
+        "The one thing that keeps biting us: please please please remember that ring numbers are stored as text, never as integers",
+        body
+    ));
+    // The opening ends before a word that follows a space, not inside unspaced script.
+    let chinese = "昨天店长又反馈说周末场次老是超卖我看了下是前端没锁座这个等会再说还有排场页面也慢得很，另外有个事你记一下剧本杀门店每个本子都有最少开场人数";
+    assert!(!opens_at(chinese, "剧本杀门店每个本子都有最少开场人数"));
+    // Left out together with an ending too: "…: please remember that X, ok?"
+    let pair = learned::proposals(
+        "Also one thing: please remember that ring numbers are text, ok",
+        "Also one thing: please remember that ring numbers are text, ok",
+        (&[], &[]),
+        "",
+        &[],
+    );
+    assert!(pair
+        .iter()
+        .any(|p| p.body == learned::Body::Span("ring numbers are text") && p.tail == ", ok"));
+}
