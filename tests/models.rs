@@ -157,17 +157,17 @@ fn blind_batch_keeps(batch: &str, floors: Floors) {
 }
 
 #[test]
-fn the_eighteenth_blind_batch_keeps_its_figures() {
+fn the_nineteenth_blind_batch_keeps_its_figures() {
     blind_batch_keeps(
-        "blind18",
+        "blind19",
         Floors {
-            recall: 0.85,
-            precision: 0.84,
-            requests_seen: 0.94,
+            recall: 0.79,
+            precision: 0.79,
+            requests_seen: 0.87,
             kept: 0.97,
-            rejected: 0.95,
-            instructions_caught: 0.87,
-            look_alikes_left: 0.95,
+            rejected: 0.96,
+            instructions_caught: 0.86,
+            look_alikes_left: 0.96,
         },
     );
 }
