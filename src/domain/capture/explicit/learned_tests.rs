@@ -713,17 +713,29 @@ fn a_plain_request_between_sentences_about_a_task_is_kept_though_the_ruled_model
     let message = "Refactor `ShowScheduler.book()` so it returns a `Result<Slot, Clash>` instead \
         of panicking. Also keep in mind that the dome projector needs a 12-minute warm-up gap \
         between shows, schedule() has to respect it. Then update the doc comment.";
-    let taken = |overrule| -> Vec<String> {
-        capture_with(Odds { overrule, ..ODDS }, &models, message)
-            .memories
-            .into_iter()
-            .map(|m| m.text)
-            .collect()
+    // The ruled model's reading of such a sentence moves with each training (0.46 since the
+    // nineteenth round's): its odds are raised here so that it doubts the sentence, and the
+    // request model's reading is what keeps it.
+    let taken = |ruled, overrule| -> Vec<String> {
+        capture_with(
+            Odds {
+                ruled,
+                overrule,
+                ..ODDS
+            },
+            &models,
+            message,
+        )
+        .memories
+        .into_iter()
+        .map(|m| m.text)
+        .collect()
     };
     let memory = "the dome projector needs a 12-minute warm-up gap between shows, schedule() has \
         to respect it";
-    assert_eq!(taken(ODDS.overrule), [memory]);
-    assert!(taken(1.1).is_empty());
+    assert_eq!(taken(ODDS.ruled, ODDS.overrule), [memory]);
+    assert_eq!(taken(0.99, ODDS.overrule), [memory]);
+    assert!(taken(0.99, 1.1).is_empty());
     // A one-off for the task stays one, whatever the overrule.
     let one_off = "Remember to run the tests before you finish this.";
     assert!(capture_with(ODDS, &models, one_off).memories.is_empty());
